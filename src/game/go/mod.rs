@@ -1,0 +1,1 @@
+//! Go rules (in progress).

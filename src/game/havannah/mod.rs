@@ -1,0 +1,1 @@
+//! Havannah rules (in progress).

@@ -1,0 +1,139 @@
+//! Game rules, and nothing else: no search, no protocol, no policy.
+//!
+//! Every game implements [`Game`], the interface the generic UCT search in
+//! `crate::search` drives. Playout policies live in `crate::sim`, which reads
+//! a game's public fast-path API (`play_unchecked` and friends).
+
+pub mod go;
+pub mod havannah;
+
+use std::fmt;
+
+/// One of the two players. In Go Black moves first; in Havannah White does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    pub const BOTH: [Color; 2] = [Color::Black, Color::White];
+
+    #[inline]
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// Dense index: Black 0, White 1 (for tables such as AMAF counts).
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(Color),
+    Draw,
+}
+
+impl Outcome {
+    /// Result from `color`'s point of view: 1 win, 0.5 draw, 0 loss.
+    #[inline]
+    pub fn value_for(self, color: Color) -> f32 {
+        match self {
+            Outcome::Win(c) if c == color => 1.0,
+            Outcome::Win(_) => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
+}
+
+/// Why a move was rejected. Carries the rejected move (shakmaty-style) so
+/// callers can report it without keeping their own copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {mv:?}: {reason}")]
+pub struct IllegalMove<M: fmt::Debug> {
+    pub mv: M,
+    pub reason: IllegalReason,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalReason {
+    #[error("point is occupied")]
+    Occupied,
+    #[error("suicide")]
+    Suicide,
+    #[error("ko")]
+    Ko,
+    #[error("positional superko")]
+    Superko,
+    #[error("off the board")]
+    OffBoard,
+    #[error("game is over")]
+    GameOver,
+    #[error("not allowed now")]
+    NotAllowed,
+}
+
+/// The rules of a two-player, perfect-information game, as the search sees
+/// them. Positions are cloned once per search iteration, so keep them flat
+/// (fixed arrays, few heap allocations).
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move. `Copy` and small: the tree stores one per node.
+    type Move: Copy + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static;
+
+    /// The player whose turn it is.
+    fn to_move(&self) -> Color;
+
+    /// All moves the tree should consider for the side to move (Go: legal
+    /// moves including superko, minus own true eyes, plus pass). Cleared
+    /// and refilled.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Full rules check (Go: including positional superko).
+    fn is_legal(&self, mv: Self::Move) -> bool;
+
+    /// Plays `mv` for the side to move, or rejects it and changes nothing.
+    fn play(&mut self, mv: Self::Move) -> Result<(), IllegalMove<Self::Move>>;
+
+    /// Plays `mv` without the expensive checks (superko). The caller
+    /// guarantees the move is at least pseudo-legal. The playout hot path.
+    fn play_unchecked(&mut self, mv: Self::Move);
+
+    /// `Some` once the game is over (Go: two consecutive passes, scored by
+    /// area with komi; Havannah: a win or a full board).
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Zobrist hash of the position, including the side to move.
+    fn hash(&self) -> u64;
+
+    /// Dense index of a move in `0..move_space()`, for AMAF tables and
+    /// per-cell statistics such as ownership. Go: points then pass.
+    fn move_index(&self, mv: Self::Move) -> usize;
+
+    /// Size of the dense move-index space.
+    fn move_space(&self) -> usize;
+
+    /// The "do nothing" move if the game has one (Go: pass).
+    fn pass_move(&self) -> Option<Self::Move> {
+        None
+    }
+}

@@ -1,0 +1,69 @@
+//! The CPU simulator: the fallback backend and the reference every GPU
+//! kernel is checked against. It runs each game's [`Rollout`] policy on the
+//! calling thread; parallelism comes from the search's own threads.
+
+use super::{AmafCount, FastRng, LeafStats, PlayoutRecord, Prior, Rollout, Simulator};
+use crate::game::Color;
+use std::marker::PhantomData;
+
+#[derive(Debug, Default)]
+pub struct CpuSimulator<G> {
+    _game: PhantomData<fn() -> G>,
+}
+
+impl<G> CpuSimulator<G> {
+    pub fn new() -> Self {
+        CpuSimulator { _game: PhantomData }
+    }
+}
+
+impl<G: Rollout> CpuSimulator<G> {
+    /// Runs `n` playouts from `leaf`, accumulating into `stats` (which must
+    /// already be reset to the leaf's move space).
+    pub fn run_leaf(&self, leaf: &G, n: u32, rng: &mut FastRng, stats: &mut LeafStats) {
+        let space = leaf.move_space();
+        let mut record = PlayoutRecord::default();
+        let mut owner = vec![0i8; space];
+        for _ in 0..n {
+            record.reset(space);
+            let result = leaf.rollout(rng, &mut record, &mut owner);
+            let black_win = match result.winner {
+                Some(Color::Black) => 1.0,
+                Some(Color::White) => 0.0,
+                None => 0.5,
+            };
+            stats.playouts += 1;
+            stats.black_wins += black_win;
+            stats.score_sum += result.score as f64;
+            for (i, first) in record.first.iter().enumerate() {
+                if let Some(c) = first {
+                    let slot: &mut AmafCount = &mut stats.amaf[i][c.index()];
+                    slot.plays += 1;
+                    slot.black_wins += black_win;
+                }
+            }
+            for (sum, &o) in stats.ownership.iter_mut().zip(owner.iter()) {
+                *sum += o as f32;
+            }
+        }
+    }
+}
+
+impl<G: Rollout> Simulator<G> for CpuSimulator<G> {
+    fn name(&self) -> &str {
+        "cpu"
+    }
+
+    fn simulate(&self, leaves: &[G], playouts_per_leaf: u32, seed: u64, out: &mut [LeafStats]) {
+        for (i, (leaf, stats)) in leaves.iter().zip(out.iter_mut()).enumerate() {
+            // One stream per leaf, so results do not depend on batch order.
+            let mut rng = FastRng::new(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            stats.reset(leaf.move_space());
+            self.run_leaf(leaf, playouts_per_leaf, &mut rng, stats);
+        }
+    }
+
+    fn priors(&self, pos: &G, moves: &[G::Move], out: &mut Vec<Prior>) {
+        pos.priors(moves, out);
+    }
+}

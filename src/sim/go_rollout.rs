@@ -1,0 +1,1 @@
+//! Go playout policy (in progress).

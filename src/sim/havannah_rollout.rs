@@ -1,0 +1,1 @@
+//! Havannah playout policy (in progress).

@@ -1,0 +1,135 @@
+//! Leaf simulation: turns positions at the edge of the search tree into
+//! statistics (wins, scores, AMAF first-play counts, ownership).
+//!
+//! [`Simulator`] is the interface the search calls; [`cpu::CpuSimulator`] is
+//! the reference implementation that every GPU kernel is checked against.
+//! Per-game playout policies implement [`Rollout`].
+
+pub mod cpu;
+pub mod go_rollout;
+pub mod havannah_rollout;
+pub mod rng;
+
+use crate::game::{Color, Game};
+pub use rng::FastRng;
+
+/// AMAF ("all moves as first") counter for one move index and one colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AmafCount {
+    /// Playouts in which this colour played this move first.
+    pub plays: u32,
+    /// Of those, how many Black won (draws count one half).
+    pub black_wins: f32,
+}
+
+/// What a batch of playouts from one leaf produced. Sign convention: every
+/// value is from **Black's** point of view; the search converts.
+#[derive(Clone, Debug, Default)]
+pub struct LeafStats {
+    pub playouts: u32,
+    /// Playouts Black won; a draw counts 0.5.
+    pub black_wins: f32,
+    /// Sum over playouts of the final score, Black minus White (Go: area
+    /// score with komi; games without scores: +1 / -1 / 0).
+    pub score_sum: f64,
+    /// Indexed `[move_index][color.index()]`.
+    pub amaf: Vec<[AmafCount; 2]>,
+    /// Per move index (board cell): sum over playouts of +1 where Black owns
+    /// the cell at the end, -1 where White does.
+    pub ownership: Vec<f32>,
+}
+
+impl LeafStats {
+    /// Zeroes the counters and sizes the tables for `move_space` entries,
+    /// reusing the allocations.
+    pub fn reset(&mut self, move_space: usize) {
+        self.playouts = 0;
+        self.black_wins = 0.0;
+        self.score_sum = 0.0;
+        self.amaf.clear();
+        self.amaf.resize(move_space, [AmafCount::default(); 2]);
+        self.ownership.clear();
+        self.ownership.resize(move_space, 0.0);
+    }
+}
+
+/// Prior knowledge for a move at tree expansion, as virtual playouts:
+/// `wins` out of `visits` from the point of view of the player making it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Prior {
+    pub wins: f32,
+    pub visits: f32,
+}
+
+/// Evaluates batches of leaves. Implementations must be deterministic for a
+/// given `seed` (reproducible matches and kernel-vs-CPU checks).
+pub trait Simulator<G: Game>: Send + Sync {
+    /// Short name for logs and bench output ("cpu", "cuda").
+    fn name(&self) -> &str;
+
+    /// Runs `playouts_per_leaf` playouts from each leaf and writes one
+    /// [`LeafStats`] per leaf into `out` (same length as `leaves`; the
+    /// simulator resets each entry).
+    fn simulate(&self, leaves: &[G], playouts_per_leaf: u32, seed: u64, out: &mut [LeafStats]);
+
+    /// Heuristic priors for expanding `pos` with `moves`; `out` gets one
+    /// entry per move. The default gives none (all zero).
+    fn priors(&self, pos: &G, moves: &[G::Move], out: &mut Vec<Prior>) {
+        let _ = pos;
+        out.clear();
+        out.resize(moves.len(), Prior::default());
+    }
+}
+
+/// Records one playout for AMAF and ownership: which colour first played
+/// each move index.
+#[derive(Clone, Debug, Default)]
+pub struct PlayoutRecord {
+    /// `first[move_index]`: the colour that played there first, if any.
+    pub first: Vec<Option<Color>>,
+}
+
+impl PlayoutRecord {
+    pub fn reset(&mut self, move_space: usize) {
+        self.first.clear();
+        self.first.resize(move_space, None);
+    }
+
+    #[inline]
+    pub fn note(&mut self, index: usize, color: Color) {
+        if let Some(slot) = self.first.get_mut(index) {
+            if slot.is_none() {
+                *slot = Some(color);
+            }
+        }
+    }
+}
+
+/// Result of one playout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayoutResult {
+    /// `None` for a draw.
+    pub winner: Option<Color>,
+    /// Black minus White (Go: area score with komi; others +1 / -1 / 0).
+    pub score: f32,
+}
+
+/// A game's playout policy for the CPU simulator: plays `pos` out to the end
+/// with the cheap policy, noting first plays in `record` and per-cell
+/// ownership in `ownership` (+1 Black, -1 White, 0 neither; one entry per
+/// move index, overwritten).
+pub trait Rollout: Game {
+    fn rollout(
+        &self,
+        rng: &mut FastRng,
+        record: &mut PlayoutRecord,
+        ownership: &mut [i8],
+    ) -> PlayoutResult;
+
+    /// Priors for tree expansion (captures, atari escapes, patterns...).
+    /// Default: none.
+    fn priors(&self, moves: &[Self::Move], out: &mut Vec<Prior>) {
+        out.clear();
+        out.resize(moves.len(), Prior::default());
+    }
+}
