@@ -1,1 +1,154 @@
-//! TODO
+//! `warpstone bench`: playout and search speed, one JSON object per line on
+//! stdout (the only thing this subcommand prints there).
+
+use crate::cli::PolicyArg;
+use crate::engine::GameKind;
+use crate::game::{go, havannah, Game};
+use crate::search::{Limits, Search, SearchConfig};
+use crate::sim::cpu::CpuSimulator;
+use crate::sim::{FastRng, PlayoutRecord, PlayoutResult, Rollout, Simulator};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    pub game: GameKind,
+    pub size: usize,
+    pub threads: usize,
+    pub seconds: f64,
+    pub search: bool,
+    pub policy: Option<PolicyArg>,
+    pub seed: u64,
+}
+
+/// Playouts between clock reads: reading the clock every playout would
+/// show up in the figure on small boards.
+const CLOCK_EVERY: u64 = 64;
+
+struct Measured {
+    playouts: u64,
+    moves: u64,
+    elapsed: Duration,
+}
+
+pub fn run(options: &BenchOptions) -> Result<(), String> {
+    if !(options.seconds > 0.0 && options.seconds <= 3600.0) {
+        return Err("--seconds must be more than 0 and at most 3600".into());
+    }
+    match options.game {
+        GameKind::Go => {
+            let pos = go::Position::new(options.size, 7.0).map_err(|e| e.to_string())?;
+            let policies = match options.policy {
+                Some(p) => vec![p],
+                None => vec![PolicyArg::Random, PolicyArg::Patterns],
+            };
+            for policy in policies {
+                let go_policy = match policy {
+                    PolicyArg::Random => go::GoPolicy::Random,
+                    PolicyArg::Patterns => go::GoPolicy::Patterns,
+                };
+                let m = measure(&pos, options, |p, rng, rec, own| p.rollout_with(go_policy, rng, rec, own));
+                let name = format!("{policy:?}").to_lowercase();
+                print_playouts("go", options, &name, &m);
+            }
+            if options.search {
+                search_bench("go", &pos, options);
+            }
+        }
+        GameKind::Havannah => {
+            let pos = havannah::Position::new(options.size).map_err(|e| e.to_string())?;
+            let m = measure(&pos, options, |p, rng, rec, own| p.rollout(rng, rec, own));
+            print_playouts("havannah", options, "random", &m);
+            if options.search {
+                search_bench("havannah", &pos, options);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs playouts from `pos` on every thread until the time is up.
+fn measure<G, F>(pos: &G, options: &BenchOptions, playout: F) -> Measured
+where
+    G: Game,
+    F: Fn(&G, &mut FastRng, &mut PlayoutRecord, &mut [i8]) -> PlayoutResult + Sync,
+{
+    let budget = Duration::from_secs_f64(options.seconds);
+    let start = Instant::now();
+    let per_thread: Vec<(u64, u64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..options.threads)
+            .map(|t| {
+                let playout = &playout;
+                scope.spawn(move || {
+                    let mut rng = FastRng::new(options.seed.wrapping_add(t as u64));
+                    let mut record = PlayoutRecord::default();
+                    let mut owner = vec![0i8; pos.move_space()];
+                    let (mut playouts, mut moves) = (0u64, 0u64);
+                    loop {
+                        for _ in 0..CLOCK_EVERY {
+                            record.reset(pos.move_space());
+                            moves += playout(pos, &mut rng, &mut record, &mut owner).moves as u64;
+                        }
+                        playouts += CLOCK_EVERY;
+                        if start.elapsed() >= budget {
+                            return (playouts, moves);
+                        }
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or((0, 0))).collect()
+    });
+    Measured {
+        playouts: per_thread.iter().map(|p| p.0).sum(),
+        moves: per_thread.iter().map(|p| p.1).sum(),
+        elapsed: start.elapsed(),
+    }
+}
+
+fn print_playouts(game: &str, options: &BenchOptions, policy: &str, m: &Measured) {
+    let secs = m.elapsed.as_secs_f64();
+    println!(
+        "{{\"game\":\"{game}\",\"size\":{},\"backend\":\"cpu\",\"threads\":{},\"policy\":\"{policy}\",\
+         \"seconds\":{secs:.3},\"playouts\":{},\"playouts_per_sec\":{:.0},\
+         \"playouts_per_sec_per_thread\":{:.0},\"moves_per_playout\":{:.2}}}",
+        options.size,
+        options.threads,
+        m.playouts,
+        m.playouts as f64 / secs,
+        m.playouts as f64 / secs / options.threads as f64,
+        m.moves as f64 / m.playouts.max(1) as f64,
+    );
+}
+
+/// The whole search (tree descent, expansion, playout, backup) from the
+/// starting position for the given time.
+fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) {
+    let sim: Arc<dyn Simulator<G>> = Arc::new(CpuSimulator::<G>::new());
+    let config = SearchConfig {
+        threads: options.threads,
+        seed: options.seed,
+        ..SearchConfig::default()
+    };
+    let mut search = Search::new(config, sim);
+    search.set_position(pos);
+    let limits = Limits {
+        playouts: None,
+        time: Some(Duration::from_secs_f64(options.seconds)),
+    };
+    let info = search.run(&limits, &AtomicBool::new(false), None);
+    let secs = info.elapsed.as_secs_f64().max(1e-9);
+    println!(
+        "{{\"game\":\"{game}\",\"size\":{},\"backend\":\"cpu\",\"threads\":{},\"mode\":\"search\",\
+         \"seconds\":{secs:.3},\"iterations\":{},\"iterations_per_sec\":{:.0},\"playouts_per_sec\":{:.0},\
+         \"nodes\":{},\"memory_bytes\":{}}}",
+        options.size,
+        options.threads,
+        info.iterations,
+        info.iterations as f64 / secs,
+        info.playouts as f64 / secs,
+        info.nodes,
+        info.memory_bytes,
+    );
+}

@@ -1,4 +1,215 @@
-//! TODO
+//! Command-line interface. `warpstone` alone speaks GTP for Go on
+//! stdin/stdout; `warpstone bench` measures playout and search speed.
+//!
+//! Bad options are reported by clap with exit code 2 and never reach the
+//! engine.
+
+use crate::bench::{self, BenchOptions};
+use crate::engine::{self, EngineOptions, GameKind};
+use crate::search::SearchConfig;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "warpstone",
+    version,
+    about = "Monte-Carlo tree search game engine: Go over GTP, Havannah over HTP",
+    long_about = "Monte-Carlo tree search game engine.\n\nWithout a subcommand, speaks GTP (Go) or a \
+                  Castro-compatible HTP (Havannah) on stdin/stdout, for GoGui, Sabaki, gogui-twogtp \
+                  and tournament scripts. Logs go to stderr."
+)]
+pub struct Cli {
+    /// Game (and protocol) to play: go speaks GTP, havannah speaks HTP.
+    #[arg(long, value_enum, default_value_t = GameArg::Go, global = true)]
+    pub game: GameArg,
+
+    /// Search threads (default: all CPU cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+
+    /// Fixed number of playouts per move, for reproducible matches and
+    /// tests. Time limits from the controller still apply.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub playouts: Option<u64>,
+
+    /// Thinking time per move in seconds (the controller's clock may allow
+    /// less). Default without any limit: 5 s.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_per_move: Option<Duration>,
+
+    /// Cap on search-tree memory in MiB; the search stops growing the tree
+    /// at the cap and keeps refining what it has.
+    #[arg(long, value_name = "MB", default_value_t = 2048, value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub max_memory: u64,
+
+    /// Random seed. With --threads 1 and --playouts, play is reproducible.
+    /// Default: from the clock.
+    #[arg(long)]
+    pub seed: Option<u64>,
+
+    /// Resign when the estimated winning chance drops below this (0 turns
+    /// resigning off).
+    #[arg(long, value_name = "WINRATE", default_value_t = 0.05, value_parser = parse_fraction)]
+    pub resign_threshold: f32,
+
+    /// More logging on stderr (-v info, -vv debug, -vvv trace).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Measure playouts/s (and with --search, search iterations/s); prints
+    /// one JSON object per line.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Board size (Go: 2-25; Havannah: side length 3-10).
+    #[arg(long, default_value_t = 9)]
+    pub size: usize,
+    /// Simulation backend.
+    #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
+    pub backend: BackendArg,
+    /// Threads, each running its own playouts.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
+    /// Seconds to measure.
+    #[arg(long, default_value_t = 5.0)]
+    pub seconds: f64,
+    /// Also measure the full search (tree + playouts) from the empty board.
+    #[arg(long)]
+    pub search: bool,
+    /// Go playout policy: random (light) or patterns (captures, atari,
+    /// 3x3 patterns). Default: both, one line each.
+    #[arg(long, value_enum)]
+    pub policy: Option<PolicyArg>,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameArg {
+    Go,
+    Havannah,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendArg {
+    Cpu,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyArg {
+    Random,
+    Patterns,
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s.parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !(secs > 0.0 && secs <= 86_400.0) {
+        return Err("must be more than 0 and at most 86400 seconds".into());
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+fn parse_fraction(s: &str) -> Result<f32, String> {
+    let x: f32 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if !(0.0..1.0).contains(&x) {
+        return Err("must be at least 0 and below 1".into());
+    }
+    Ok(x)
+}
+
+fn init_logging(verbose: u8) {
+    let level = match verbose {
+        0 => tracing::Level::WARN,
+        1 => tracing::Level::INFO,
+        2 => tracing::Level::DEBUG,
+        _ => tracing::Level::TRACE,
+    };
+    // Logs go to stderr: stdout carries protocol only.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(level)
+        .with_target(false)
+        .try_init();
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// Parses the command line, runs, and returns the exit code.
 pub fn main() -> i32 {
-    0
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    let game = match cli.game {
+        GameArg::Go => GameKind::Go,
+        GameArg::Havannah => GameKind::Havannah,
+    };
+    if let Some(Command::Bench(args)) = &cli.command {
+        let options = BenchOptions {
+            game,
+            size: args.size,
+            threads: args.threads as usize,
+            seconds: args.seconds,
+            search: args.search,
+            policy: args.policy,
+            seed: args.seed,
+        };
+        return match bench::run(&options) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("warpstone bench: {e}");
+                2
+            }
+        };
+    }
+    let seed = cli.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let search = SearchConfig {
+        threads: cli.threads.map(|t| t as usize).unwrap_or_else(default_threads),
+        max_memory_bytes: (cli.max_memory as usize).saturating_mul(1 << 20),
+        seed,
+        resign_threshold: (cli.resign_threshold > 0.0).then_some(cli.resign_threshold),
+        ..SearchConfig::default()
+    };
+    let options = EngineOptions {
+        search,
+        playouts: cli.playouts,
+        time_per_move: cli.time_per_move,
+        ..EngineOptions::default()
+    };
+    engine::run(game, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn rejects_bad_values() {
+        assert!(Cli::try_parse_from(["warpstone", "--threads", "0"]).is_err());
+        assert!(Cli::try_parse_from(["warpstone", "--time-per-move", "-1"]).is_err());
+        assert!(Cli::try_parse_from(["warpstone", "--resign-threshold", "2"]).is_err());
+        assert!(Cli::try_parse_from(["warpstone", "--game", "chess"]).is_err());
+        assert!(Cli::try_parse_from(["warpstone", "--playouts", "100", "--seed", "3"]).is_ok());
+    }
 }

@@ -1,1 +1,108 @@
-//! TODO
+//! The engine loop: reads framed lines, hands commands to a game session,
+//! writes replies. It is the only writer of stdout.
+//!
+//! One session type per game ([`go::GoSession`], [`havannah::HavannahSession`])
+//! turns typed protocol commands into rule calls and searches. Searches run
+//! on blocking threads (see [`input::Input::think`]) so input keeps flowing.
+
+pub mod go;
+pub mod input;
+pub mod options;
+
+use crate::protocol::line::{self, Line};
+use input::Input;
+pub use options::EngineOptions;
+use std::io::Write;
+
+/// What a session answers to one command.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// `= body`
+    Success(String),
+    /// `? message`
+    Failure(String),
+    /// `= ` and then shut down (the `quit` command).
+    Quit,
+}
+
+impl Reply {
+    pub fn ok(body: impl Into<String>) -> Reply {
+        Reply::Success(body.into())
+    }
+    pub fn empty() -> Reply {
+        Reply::Success(String::new())
+    }
+    pub fn err(message: impl Into<String>) -> Reply {
+        Reply::Failure(message.into())
+    }
+}
+
+/// A game's command handler. `execute` gets the command text (id and
+/// comments already stripped) and the input, so a long search can keep
+/// reading lines while it thinks.
+#[allow(async_fn_in_trait)] // sessions run on the loop's own thread
+pub trait Session {
+    async fn execute(&mut self, text: &str, input: &mut Input) -> Reply;
+}
+
+/// Serves `session` until `quit` or end of input. Returns normally in both
+/// cases: an engine that loses its controller simply exits.
+pub async fn serve<S: Session, W: Write>(session: &mut S, input: &mut Input, out: &mut W) {
+    while let Some(raw) = input.next_line().await {
+        let (id, reply) = match line::preprocess(&raw) {
+            Line::Blank | Line::Interrupt => continue,
+            Line::Malformed { reason } => {
+                tracing::debug!(?reason, "malformed line");
+                (None, Reply::err("syntax error"))
+            }
+            Line::Command { id, text } => {
+                tracing::debug!(%text, "command");
+                (id, session.execute(&text, input).await)
+            }
+        };
+        let (text, quit) = match &reply {
+            Reply::Success(body) => (line::success(id, body), false),
+            Reply::Failure(msg) => (line::failure(id, msg), false),
+            Reply::Quit => (line::success(id, ""), true),
+        };
+        // A controller that went away is no reason to panic: stop serving.
+        if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() || quit {
+            return;
+        }
+    }
+}
+
+/// Which game and protocol to speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    Go,
+    Havannah,
+}
+
+/// Runs the engine on stdin/stdout. Returns the process exit code.
+pub fn run(kind: GameKind, options: EngineOptions) -> i32 {
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("warpstone: cannot start the runtime: {e}");
+            return 1;
+        }
+    };
+    runtime.block_on(async move {
+        let mut input = input::spawn_reader(std::io::stdin());
+        let mut stdout = std::io::stdout().lock();
+        match kind {
+            GameKind::Go => {
+                let mut session = go::GoSession::new(options);
+                serve(&mut session, &mut input, &mut stdout).await;
+            }
+            GameKind::Havannah => {
+                let mut session = havannah::HavannahSession::new(options);
+                serve(&mut session, &mut input, &mut stdout).await;
+            }
+        }
+    });
+    0
+}
+
+pub mod havannah;

@@ -112,6 +112,8 @@ pub struct PlayoutResult {
     pub winner: Option<Color>,
     /// Black minus White (Go: area score with komi; others +1 / -1 / 0).
     pub score: f32,
+    /// Moves played in the playout (for `moves_per_playout` in benchmarks).
+    pub moves: u32,
 }
 
 /// A game's playout policy for the CPU simulator: plays `pos` out to the end

@@ -1,0 +1,200 @@
+//! The Go session: GTP commands in, rule calls and searches out.
+//!
+//! State is the current position plus everything needed to undo and to
+//! write the game record. One `match` dispatches every command; each arm
+//! stays small and the longer ones live in sibling files (setup, scoring,
+//! think).
+
+mod scoring;
+mod setup;
+mod think;
+
+use super::input::Input;
+use super::{EngineOptions, Reply, Session};
+use crate::game::go::{Move, Point, Position};
+use crate::game::{Color, Game};
+use crate::protocol::gtp::{self, GtpCommand, TimeSystem};
+use crate::protocol::vertex::Vertex;
+use crate::search::time::Clock;
+use crate::search::Search;
+use crate::sim::cpu::CpuSimulator;
+use crate::sim::Simulator;
+use std::sync::Arc;
+
+/// Board size and komi a fresh engine starts with (GTP leaves them to the
+/// engine; 19x19 and 7.5 are what GoGui and Sabaki assume).
+const DEFAULT_SIZE: usize = 19;
+const DEFAULT_KOMI: f32 = 7.5;
+
+pub struct GoSession {
+    options: EngineOptions,
+    pos: Position,
+    /// Positions before each move or setup, for `undo`.
+    undo_stack: Vec<Position>,
+    /// The game so far, for `printsgf`.
+    record: crate::game::go::sgf::GameRecord,
+    /// `None` only while a search is running on its thread.
+    search: Option<Search<Position>>,
+    sim: Arc<dyn Simulator<Position>>,
+    clock: Clock,
+}
+
+impl GoSession {
+    pub fn new(options: EngineOptions) -> GoSession {
+        let sim: Arc<dyn Simulator<Position>> = Arc::new(CpuSimulator::<Position>::new());
+        let search = Search::new(options.search.clone(), sim.clone());
+        let pos = Position::new(DEFAULT_SIZE, DEFAULT_KOMI).expect("default size is valid");
+        GoSession {
+            record: setup::empty_record(&pos),
+            options,
+            pos,
+            undo_stack: Vec::new(),
+            search: Some(search),
+            sim,
+            clock: Clock::default(),
+        }
+    }
+
+    /// Vertex text → move on the current board; `None` if off the board.
+    fn to_move(&self, v: Vertex) -> Option<Move> {
+        match v {
+            Vertex::Pass => Some(Move::Pass),
+            Vertex::Coord { col, row } => self.pos.point(col as usize, row as usize).map(Move::Play),
+        }
+    }
+
+    fn vertex(&self, mv: Move) -> Vertex {
+        match mv {
+            Move::Pass => Vertex::Pass,
+            Move::Play(p) => self.vertex_of(p),
+        }
+    }
+
+    fn vertex_of(&self, p: Point) -> Vertex {
+        let (col, row) = self.pos.coords(p);
+        Vertex::Coord {
+            col: col as u8,
+            row: row as u8,
+        }
+    }
+
+    fn vertex_list(&self, points: impl IntoIterator<Item = Point>) -> String {
+        let names: Vec<String> = points.into_iter().map(|p| self.vertex_of(p).to_string()).collect();
+        names.join(" ")
+    }
+
+    /// Starts a new game of `size` with the current komi.
+    fn reset(&mut self, size: usize) -> Result<(), Reply> {
+        let pos = Position::new(size, self.pos.komi()).map_err(|_| Reply::err("unacceptable size"))?;
+        self.pos = pos;
+        self.undo_stack.clear();
+        self.record = setup::empty_record(&self.pos);
+        if let Some(search) = self.search.as_mut() {
+            search.clear();
+        }
+        Ok(())
+    }
+
+    /// Plays `mv` for `color` and records it; on failure nothing changes.
+    fn play(&mut self, color: Color, mv: Move) -> Result<(), Reply> {
+        let before = self.pos.clone();
+        self.pos.play_as(color, mv).map_err(|_| Reply::err("illegal move"))?;
+        self.undo_stack.push(before);
+        let coords = match mv {
+            Move::Pass => None,
+            Move::Play(p) => Some(self.pos.coords(p)),
+        };
+        self.record.moves.push((color, coords));
+        Ok(())
+    }
+
+    fn undo(&mut self) -> Reply {
+        match self.undo_stack.pop() {
+            Some(previous) => {
+                self.pos = previous;
+                // Setup stones are undone as one step with the stack entry
+                // that placed them; moves one by one.
+                if self.record.moves.pop().is_none() {
+                    self.record.setup.clear();
+                    self.record.handicap = 0;
+                }
+                Reply::empty()
+            }
+            None => Reply::err("cannot undo"),
+        }
+    }
+
+    fn set_time(&mut self, system: TimeSystem) -> Reply {
+        self.clock.set_control(system.into());
+        Reply::empty()
+    }
+}
+
+impl Session for GoSession {
+    async fn execute(&mut self, text: &str, input: &mut Input) -> Reply {
+        let command = match gtp::parse_gtp(text) {
+            Ok(c) => c,
+            Err(_) => return Reply::err("syntax error"),
+        };
+        match command {
+            GtpCommand::ProtocolVersion => Reply::ok("2"),
+            GtpCommand::Name => Reply::ok("Warpstone"),
+            GtpCommand::Version => Reply::ok(env!("CARGO_PKG_VERSION")),
+            GtpCommand::KnownCommand(name) => Reply::ok(gtp::GTP_COMMANDS.contains(&name.as_str()).to_string()),
+            GtpCommand::ListCommands => Reply::ok(gtp::GTP_COMMANDS.join("\n")),
+            GtpCommand::Quit => Reply::Quit,
+            GtpCommand::BoardSize(n) => {
+                let size = usize::try_from(n).unwrap_or(0);
+                if !(Position::MIN_SIZE..=Position::MAX_SIZE).contains(&size) {
+                    return Reply::err("unacceptable size");
+                }
+                self.reset(size).err().unwrap_or_else(Reply::empty)
+            }
+            GtpCommand::ClearBoard => self.reset(self.pos.size()).err().unwrap_or_else(Reply::empty),
+            GtpCommand::Komi(k) if k.is_finite() && k.abs() <= 1000.0 => {
+                self.pos.set_komi(k);
+                self.record.komi = k;
+                Reply::empty()
+            }
+            GtpCommand::Komi(_) => Reply::err("syntax error"),
+            GtpCommand::Play(color, v) => match self.to_move(v) {
+                Some(mv) => self.play(color, mv).err().unwrap_or_else(Reply::empty),
+                None => Reply::err("illegal move"),
+            },
+            GtpCommand::Genmove(color) => self.genmove(color, think::Mode::Play, input).await,
+            GtpCommand::KgsGenmoveCleanup(color) => self.genmove(color, think::Mode::Cleanup, input).await,
+            GtpCommand::RegGenmove(color) => self.genmove(color, think::Mode::Regression, input).await,
+            GtpCommand::Undo => self.undo(),
+            GtpCommand::ShowBoard => Reply::ok(format!("\n{}", self.pos.showboard().trim_end())),
+            GtpCommand::FixedHandicap(n) => self.fixed_handicap(n),
+            GtpCommand::PlaceFreeHandicap(n) => self.place_free_handicap(n),
+            GtpCommand::SetFreeHandicap(vertices) => self.set_free_handicap(&vertices),
+            GtpCommand::FinalScore => self.final_score(),
+            GtpCommand::FinalStatusList(status) => self.final_status_list(status),
+            GtpCommand::TimeSettings(system) | GtpCommand::KgsTimeSettings(system) => self.set_time(system),
+            GtpCommand::TimeLeft { color, seconds, stones } => {
+                if !seconds.is_finite() || stones < 0 {
+                    return Reply::err("syntax error");
+                }
+                self.clock.time_left(color, seconds, stones as u32);
+                Reply::empty()
+            }
+            GtpCommand::LoadSgf { path, move_number } => self.load_sgf(&path, move_number),
+            GtpCommand::PrintSgf(path) => self.print_sgf(path.as_deref()),
+            GtpCommand::ListStones(color) => Reply::ok(self.vertex_list(self.pos.stones(color))),
+            GtpCommand::IsLegal(color, v) => match self.to_move(v) {
+                Some(mv) => Reply::ok(if self.pos.is_legal_as(color, mv) { "1" } else { "0" }),
+                None => Reply::err("syntax error"),
+            },
+            GtpCommand::AllLegal(color) => Reply::ok(self.vertex_list(self.pos.legal_points_as(color))),
+            GtpCommand::Captures(color) => Reply::ok(self.pos.captures(color).to_string()),
+            GtpCommand::GoguiInterrupt => Reply::empty(),
+            GtpCommand::Unknown(_) => Reply::err("unknown command"),
+        }
+    }
+}
+
+/// A game is over for the purpose of `genmove` once two passes were played.
+fn game_over(pos: &Position) -> bool {
+    pos.outcome().is_some()
+}

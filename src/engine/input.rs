@@ -1,0 +1,162 @@
+//! Standard input, read on a dedicated thread.
+//!
+//! Why a thread: reading stdin is blocking, and the engine loop must keep
+//! seeing lines (for `# interrupt`, and so commands queue in order) while a
+//! search runs on its own threads. The thread only frames bytes into lines;
+//! all interpretation happens in the loop.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// Longest line we keep. Longer lines are truncated to `MAX_LINE + 1` bytes
+/// so the line layer sees them as overlong, and the rest is skipped without
+/// buffering it: a hostile peer cannot make us allocate without bound.
+pub const MAX_LINE: usize = 4096;
+
+/// Lines queued between the reader thread and the loop. Small: GTP is
+/// request/response, so a controller never runs far ahead.
+const CHANNEL_DEPTH: usize = 64;
+
+/// Spawns the reader thread over `source` and returns the loop's end.
+pub fn spawn_reader<R: Read + Send + 'static>(source: R) -> Input {
+    let (tx, rx) = mpsc::channel(CHANNEL_DEPTH);
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || read_lines(std::io::BufReader::new(source), tx))
+        .expect("spawning the stdin thread");
+    Input {
+        rx,
+        pending: VecDeque::new(),
+        closed: false,
+    }
+}
+
+fn read_lines<R: BufRead>(mut reader: R, tx: mpsc::Sender<Vec<u8>>) {
+    loop {
+        let mut line = Vec::new();
+        let mut saw_newline = false;
+        loop {
+            let buf = match reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return,
+            };
+            if buf.is_empty() {
+                break;
+            }
+            let (chunk, used, done) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..i], i + 1, true),
+                None => (buf, buf.len(), false),
+            };
+            let room = (MAX_LINE + 1).saturating_sub(line.len());
+            line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            reader.consume(used);
+            if done {
+                saw_newline = true;
+                break;
+            }
+        }
+        if !saw_newline && line.is_empty() {
+            return; // end of input
+        }
+        if tx.blocking_send(line).is_err() {
+            return; // the loop has shut down
+        }
+        if !saw_newline {
+            return;
+        }
+    }
+}
+
+/// The loop's view of standard input: lines in order, plus the lines that
+/// arrived while a search was running.
+pub struct Input {
+    rx: mpsc::Receiver<Vec<u8>>,
+    pending: VecDeque<Vec<u8>>,
+    closed: bool,
+}
+
+/// True for GoGui's interrupt comment, which must act at once rather than
+/// queue behind the running command.
+fn is_interrupt(raw: &[u8]) -> bool {
+    raw.trim_ascii() == b"# interrupt"
+}
+
+impl Input {
+    /// The next line, or `None` at end of input.
+    pub async fn next_line(&mut self) -> Option<Vec<u8>> {
+        if let Some(line) = self.pending.pop_front() {
+            return Some(line);
+        }
+        if self.closed {
+            return None;
+        }
+        let line = self.rx.recv().await;
+        self.closed = line.is_none();
+        line
+    }
+
+    /// Runs `job` (a search) on a blocking thread while still reading input:
+    /// `# interrupt` raises `stop`, every other line waits its turn. A job
+    /// that panicked comes back as `Err` so the engine can answer `?` and
+    /// go on instead of dying.
+    pub async fn think<R, F>(&mut self, stop: Arc<AtomicBool>, job: F) -> Result<R, String>
+    where
+        R: Send + 'static,
+        F: FnOnce() -> R + Send + 'static,
+    {
+        let mut handle = tokio::task::spawn_blocking(job);
+        loop {
+            tokio::select! {
+                result = &mut handle => {
+                    return result.map_err(|e| format!("search failed: {e}"));
+                }
+                line = self.rx.recv(), if !self.closed => match line {
+                    Some(l) if is_interrupt(&l) => stop.store(true, Ordering::Relaxed),
+                    Some(l) => self.pending.push_back(l),
+                    None => self.closed = true,
+                },
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_of(bytes: &'static [u8]) -> Vec<Vec<u8>> {
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        rt.block_on(async {
+            let mut input = spawn_reader(bytes);
+            let mut out = Vec::new();
+            while let Some(l) = input.next_line().await {
+                out.push(l);
+            }
+            out
+        })
+    }
+
+    #[test]
+    fn splits_lines_and_keeps_a_last_unterminated_one() {
+        let got = lines_of(b"name\r\n\nversion\nquit");
+        assert_eq!(got, vec![b"name\r".to_vec(), vec![], b"version".to_vec(), b"quit".to_vec()]);
+    }
+
+    #[test]
+    fn truncates_overlong_lines_without_losing_the_next() {
+        static BIG: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let big = BIG.get_or_init(|| {
+            let mut v = vec![b'x'; 100_000];
+            v.extend_from_slice(b"\nname\n");
+            v
+        });
+        let got = lines_of(big.as_slice());
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].len(), MAX_LINE + 1);
+        assert_eq!(got[1], b"name");
+    }
+}

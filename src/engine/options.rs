@@ -1,0 +1,38 @@
+//! Engine-wide settings, filled from the command line and passed down. No
+//! globals: every session gets its own copy.
+
+use crate::search::SearchConfig;
+use std::time::Duration;
+
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    /// Search threads, memory cap, seed, resign threshold.
+    pub search: SearchConfig,
+    /// Fixed playouts per move (reproducible matches and tests).
+    pub playouts: Option<u64>,
+    /// Fixed thinking time per move, unless the controller's clock says less.
+    pub time_per_move: Option<Duration>,
+    /// Playouts used to estimate dead stones for final_score and
+    /// final_status_list.
+    pub scoring_playouts: u32,
+}
+
+/// Thinking time per move when neither `--time-per-move`, `--playouts` nor
+/// the controller's time settings say otherwise. Short enough for a GUI to
+/// feel responsive, long enough to play reasonably.
+pub const DEFAULT_TIME_PER_MOVE: Duration = Duration::from_secs(5);
+
+/// Playouts for the dead-stone estimate behind final_score: enough that a
+/// stone owned by the opponent in most of them is reliably dead.
+pub const DEFAULT_SCORING_PLAYOUTS: u32 = 2_000;
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            search: SearchConfig::default(),
+            playouts: None,
+            time_per_move: None,
+            scoring_playouts: DEFAULT_SCORING_PLAYOUTS,
+        }
+    }
+}
