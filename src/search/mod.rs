@@ -3,7 +3,7 @@
 //!
 //! Read it like michi: [`uct`] holds the algorithm (descend, expand, update
 //! with AMAF), [`tree`] the arena it runs on, [`search`] the threads and
-//! limits around it, [`info`] what is reported.
+//! limits around it, [`info`] what is reported, [`time`] how long to think.
 //! Every tuning constant is in [`config`].
 //!
 //! Sign conventions: simulator results are from Black's point of view; a
@@ -15,6 +15,7 @@ pub mod config;
 mod info;
 #[allow(clippy::module_inception)]
 mod search;
+pub mod time;
 mod tree;
 mod uct;
 
@@ -26,3 +27,4 @@ mod toy;
 pub use config::{Limits, SearchConfig};
 pub use info::{Candidate, Decision, SearchInfo};
 pub use search::{Report, Search};
+pub use time::{Clock, TimeControl};
