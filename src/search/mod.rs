@@ -1,1 +1,30 @@
-//! TODO
+//! Generic UCT search with RAVE over any [`Game`](crate::game::Game),
+//! evaluating leaves through a [`Simulator`](crate::sim::Simulator).
+//!
+//! Read it like michi: [`uct`] holds the algorithm (descend, expand, update
+//! with AMAF), [`tree`] the arena it runs on, [`search`] the threads and
+//! limits around it, [`info`] what is reported, [`time`] how long to think.
+//! Every tuning constant is in [`config`].
+//!
+//! Sign conventions: simulator results are from Black's point of view; a
+//! tree node's statistics are from the point of view of the player who
+//! played its move; everything reported is for the side to move at the root
+//! (winrates) or Black minus White (score, ownership).
+
+pub mod config;
+mod info;
+#[allow(clippy::module_inception)]
+mod search;
+pub mod time;
+mod tree;
+mod uct;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod toy;
+
+pub use config::{Limits, SearchConfig};
+pub use info::{Candidate, Decision, SearchInfo};
+pub use search::{Report, Search};
+pub use time::{Clock, TimeControl};

@@ -1,1 +1,45 @@
-//! Go rules (in progress).
+//! Go rules: captures, suicide (illegal), simple ko and positional superko,
+//! area (Tromp-Taylor) scoring with komi, handicap placement, SGF.
+//!
+//! - [`board`]: the fast board every playout copies (chains, liberties,
+//!   empty list, Zobrist hash). No history.
+//! - [`Position`]: a board plus what the rules need from the past (superko
+//!   history, passes, side to move); implements [`crate::game::Game`] and
+//!   the GTP-facing API.
+//! - [`sgf`]: reading and writing game records.
+
+pub mod board;
+mod display;
+mod game;
+mod handicap;
+mod invariants;
+mod position;
+mod score;
+pub mod sgf;
+mod zobrist;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_props;
+
+pub use display::column_letter;
+pub use handicap::fixed_handicap;
+pub use position::Position;
+
+/// A board cell index (padded layout, see [`board`]). Only meaningful for
+/// the board size it came from; get one from [`Position::point`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point(pub u16);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Pass,
+    Play(Point),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum BoardSizeError {
+    #[error("board size {0} is not supported (must be 2 to 25)")]
+    OutOfRange(usize),
+}

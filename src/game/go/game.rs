@@ -1,0 +1,103 @@
+//! The search-facing interface: [`Game`] for [`Position`].
+
+use super::board::stone;
+use super::zobrist::{KEYS, WHITE_TO_MOVE};
+use super::{Move, Point, Position};
+use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome};
+
+impl Game for Position {
+    type Move = Move;
+
+    #[inline]
+    fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// Legal moves for the side to move with positional superko, except
+    /// filling one's own one-point eyes, then pass. Empty once the game is
+    /// over.
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.outcome().is_some() {
+            return;
+        }
+        let own = stone(self.to_move);
+        for p in self.board.points() {
+            if self.board.is_legal(own, p)
+                && !self.board.is_eye(own, p)
+                && !self.repeats_position(own, p)
+            {
+                out.push(Move::Play(Point(p as u16)));
+            }
+        }
+        out.push(Move::Pass);
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        self.outcome().is_none() && self.is_legal_as(self.to_move, mv)
+    }
+
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove<Move>> {
+        if self.outcome().is_some() {
+            return Err(IllegalMove {
+                mv,
+                reason: IllegalReason::GameOver,
+            });
+        }
+        self.play_as(self.to_move, mv)
+    }
+
+    /// No superko check; the move must be legal otherwise.
+    #[inline]
+    fn play_unchecked(&mut self, mv: Move) {
+        match mv {
+            Move::Pass => self.apply_pass(self.to_move),
+            Move::Play(p) => self.apply_play(self.to_move, p.0 as usize),
+        }
+    }
+
+    /// After two consecutive passes: the sign of the area score with komi.
+    fn outcome(&self) -> Option<Outcome> {
+        if self.passes < 2 {
+            return None;
+        }
+        let score = self.area_score();
+        Some(if score > 0.0 {
+            Outcome::Win(Color::Black)
+        } else if score < 0.0 {
+            Outcome::Win(Color::White)
+        } else {
+            Outcome::Draw
+        })
+    }
+
+    /// Stones, side to move and the simple-ko point.
+    fn hash(&self) -> u64 {
+        let mut hash = self.board.hash();
+        if self.to_move == Color::White {
+            hash ^= WHITE_TO_MOVE;
+        }
+        if let Some((ko, _)) = self.board.ko() {
+            hash ^= KEYS[0][ko];
+        }
+        hash
+    }
+
+    /// Points row-major from the bottom-left (`row * size + col`), then pass.
+    #[inline]
+    fn move_index(&self, mv: Move) -> usize {
+        match mv {
+            Move::Pass => self.size() * self.size(),
+            Move::Play(p) => self.board.dense_index(p.0 as usize),
+        }
+    }
+
+    #[inline]
+    fn move_space(&self) -> usize {
+        self.size() * self.size() + 1
+    }
+
+    fn pass_move(&self) -> Option<Move> {
+        Some(Move::Pass)
+    }
+}

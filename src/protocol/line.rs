@@ -1,0 +1,369 @@
+//! Line layer, shared by GTP (Go) and HTP (Havannah): raw bytes of one input
+//! line in, a [`Line`] out. Nothing here knows any command.
+//!
+//! The rules are GTP 2 §2.2 ("preprocessing"), applied in the spec's order:
+//!
+//! 1. remove every control character except HT and LF (this drops the CR of
+//!    CR LF line ends, and any NUL or ESC a careless client sends);
+//! 2. discard everything from the first `#` to the end of the line;
+//! 3. convert HT to SPACE;
+//! 4. ignore lines that are then empty or only white space.
+//!
+//! What is left is `[id] command_name [arguments]`, where the optional id is
+//! an unsigned number the engine echoes back in its reply.
+//!
+//! Two things the spec leaves open are decided here, so that a hostile or
+//! broken client cannot crash the engine or make it buffer without bound:
+//! lines longer than [`MAX_LINE_BYTES`] and lines that are not UTF-8 become
+//! [`Line::Malformed`], which the engine answers with `? syntax error` (no
+//! id: we did not trust the line enough to read one).
+
+use std::io::{self, BufRead};
+
+/// Longest line content we accept, in bytes, not counting the line end.
+/// GTP commands are short; even GoGui's longest (`play` sequences, large
+/// `set_free_handicap` lists on 25×25) stay far below this.
+pub const MAX_LINE_BYTES: usize = 4096;
+
+/// What one input line turned out to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A command to parse (with [`crate::protocol::parse_gtp`] or
+    /// [`crate::protocol::parse_htp`]). `text` is trimmed, has no comment,
+    /// no control characters and no tabs; it may be empty when the line held
+    /// only an id, which the command parser reports as a syntax error.
+    Command { id: Option<u32>, text: String },
+    /// GoGui's interrupt request: the comment line `# interrupt`, sent while
+    /// the engine is busy with a `genmove`. A comment to everybody else, so
+    /// an idle engine simply ignores it (no reply).
+    Interrupt,
+    /// Empty, white space or comment only: no reply at all.
+    Blank,
+    /// Cannot be read as a command; answer `? syntax error` without an id.
+    Malformed { reason: LineError },
+}
+
+/// Why a line could not be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error("line longer than {MAX_LINE_BYTES} bytes")]
+    TooLong,
+    #[error("line is not valid UTF-8")]
+    InvalidUtf8,
+    /// The leading number is too large for an id. Read as a command name it
+    /// would give `unknown command` with no id, which hides the real problem.
+    #[error("command id does not fit in 32 bits")]
+    IdOutOfRange,
+}
+
+/// Classifies one raw input line (with or without its LF / CR LF ending).
+pub fn preprocess(raw: &[u8]) -> Line {
+    let content = strip_line_end(raw);
+    if content.len() > MAX_LINE_BYTES {
+        return Line::Malformed {
+            reason: LineError::TooLong,
+        };
+    }
+
+    // Rule 1. Working on bytes is safe for UTF-8: bytes below 0x80 never
+    // occur inside a multi-byte sequence. A stray LF inside the line (only
+    // possible if the caller did its own framing) is treated like HT.
+    let cleaned: Vec<u8> = content
+        .iter()
+        .map(|&b| if b == b'\n' { b'\t' } else { b })
+        .filter(|&b| !is_discarded_control(b))
+        .collect();
+    let Ok(text) = String::from_utf8(cleaned) else {
+        return Line::Malformed {
+            reason: LineError::InvalidUtf8,
+        };
+    };
+
+    // Before rule 2 removes it: GoGui's interrupt is a comment line.
+    if is_interrupt_comment(&text) {
+        return Line::Interrupt;
+    }
+
+    // Rules 2 and 3.
+    let uncommented = match text.find('#') {
+        Some(hash) => &text[..hash],
+        None => &text[..],
+    };
+    let spaced = uncommented.replace('\t', " ");
+    let trimmed = spaced.trim_matches(' ');
+
+    // Rule 4.
+    if trimmed.is_empty() {
+        return Line::Blank;
+    }
+
+    split_id(trimmed)
+}
+
+/// Reads one raw line (up to and excluding its LF) into `line`, keeping at
+/// most `MAX_LINE_BYTES + 2` bytes of it and discarding the rest, so a
+/// client that never sends a newline cannot make us allocate without bound.
+/// The kept prefix is still longer than [`MAX_LINE_BYTES`] after a CR is
+/// stripped, so [`preprocess`] reports it as [`LineError::TooLong`].
+///
+/// Returns `Ok(false)` at end of input when nothing was read; a last line
+/// without a final LF is still returned.
+pub fn read_line_capped<R: BufRead>(reader: &mut R, line: &mut Vec<u8>) -> io::Result<bool> {
+    const KEEP: usize = MAX_LINE_BYTES + 2;
+    line.clear();
+    let mut read_any = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(read_any);
+        }
+        read_any = true;
+        let (chunk, found_newline) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (&available[..at], true),
+            None => (available, false),
+        };
+        let room = KEEP.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = chunk.len() + usize::from(found_newline);
+        reader.consume(used);
+        if found_newline {
+            return Ok(true);
+        }
+    }
+}
+
+fn strip_line_end(raw: &[u8]) -> &[u8] {
+    let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
+    raw.strip_suffix(b"\r").unwrap_or(raw)
+}
+
+/// ASCII control characters other than HT (DEL counts as one). LF never
+/// reaches this point.
+fn is_discarded_control(b: u8) -> bool {
+    (b < 0x20 && b != b'\t') || b == 0x7f
+}
+
+/// `# interrupt`, allowing any white space around and between the parts.
+fn is_interrupt_comment(text: &str) -> bool {
+    text.trim()
+        .strip_prefix('#')
+        .is_some_and(|rest| rest.trim() == "interrupt")
+}
+
+/// Splits off the optional numeric id. `text` is trimmed and not empty.
+fn split_id(text: &str) -> Line {
+    let (first, rest) = match text.split_once(' ') {
+        Some((first, rest)) => (first, rest.trim_start_matches(' ')),
+        None => (text, ""),
+    };
+    if !first.bytes().all(|b| b.is_ascii_digit()) {
+        return Line::Command {
+            id: None,
+            text: text.to_string(),
+        };
+    }
+    match first.parse::<u32>() {
+        Ok(id) => Line::Command {
+            id: Some(id),
+            text: rest.to_string(),
+        },
+        Err(_) => Line::Malformed {
+            reason: LineError::IdOutOfRange,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn command(id: Option<u32>, text: &str) -> Line {
+        Line::Command {
+            id,
+            text: text.to_string(),
+        }
+    }
+
+    fn malformed(reason: LineError) -> Line {
+        Line::Malformed { reason }
+    }
+
+    #[test]
+    fn plain_command_keeps_its_arguments() {
+        assert_eq!(preprocess(b"play b D4\n"), command(None, "play b D4"));
+        assert_eq!(preprocess(b"name"), command(None, "name"));
+    }
+
+    #[test]
+    fn numeric_id_is_split_off() {
+        assert_eq!(
+            preprocess(b"12 play b D4\n"),
+            command(Some(12), "play b D4")
+        );
+        assert_eq!(preprocess(b"0 name"), command(Some(0), "name"));
+        assert_eq!(preprocess(b"007 name"), command(Some(7), "name"));
+        assert_eq!(
+            preprocess(b"4294967295 name"),
+            command(Some(u32::MAX), "name")
+        );
+    }
+
+    #[test]
+    fn id_alone_gives_empty_command_text() {
+        assert_eq!(preprocess(b"5\n"), command(Some(5), ""));
+        assert_eq!(preprocess(b"5 # just an id"), command(Some(5), ""));
+    }
+
+    #[test]
+    fn oversized_id_is_malformed() {
+        assert_eq!(
+            preprocess(b"4294967296 name"),
+            malformed(LineError::IdOutOfRange)
+        );
+        assert_eq!(
+            preprocess(b"99999999999999999999999 name"),
+            malformed(LineError::IdOutOfRange)
+        );
+    }
+
+    #[test]
+    fn things_that_are_not_ids_stay_in_the_command() {
+        assert_eq!(preprocess(b"-1 name"), command(None, "-1 name"));
+        assert_eq!(preprocess(b"+1 name"), command(None, "+1 name"));
+        assert_eq!(preprocess(b"1a name"), command(None, "1a name"));
+    }
+
+    #[test]
+    fn crlf_and_cr_are_removed() {
+        assert_eq!(preprocess(b"name\r\n"), command(None, "name"));
+        assert_eq!(preprocess(b"3 name\r"), command(Some(3), "name"));
+        // A CR in the middle is a control character like any other.
+        assert_eq!(preprocess(b"na\rme\r\n"), command(None, "name"));
+    }
+
+    #[test]
+    fn other_control_characters_are_removed() {
+        assert_eq!(preprocess(b"na\x00me\x1b\x7f"), command(None, "name"));
+        assert_eq!(preprocess(b"\x01\x02\x03\n"), Line::Blank);
+    }
+
+    #[test]
+    fn tabs_become_spaces_and_outer_space_is_trimmed() {
+        assert_eq!(preprocess(b"\tplay\tb\tD4\t\n"), command(None, "play b D4"));
+        assert_eq!(preprocess(b"  1\t\tname  "), command(Some(1), "name"));
+    }
+
+    #[test]
+    fn inner_runs_of_spaces_are_kept_for_the_parser() {
+        assert_eq!(preprocess(b"play  b   D4"), command(None, "play  b   D4"));
+    }
+
+    #[test]
+    fn comments_are_cut() {
+        assert_eq!(
+            preprocess(b"play b D4 # my move\n"),
+            command(None, "play b D4")
+        );
+        assert_eq!(preprocess(b"name#comment"), command(None, "name"));
+        assert_eq!(preprocess(b"# whole line\n"), Line::Blank);
+        assert_eq!(preprocess(b"#"), Line::Blank);
+    }
+
+    #[test]
+    fn blank_lines_are_blank() {
+        for raw in [&b""[..], b"\n", b"\r\n", b"   \t \n", b" \x00 "] {
+            assert_eq!(preprocess(raw), Line::Blank, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn gogui_interrupt_comment_is_recognised() {
+        assert_eq!(preprocess(b"# interrupt\n"), Line::Interrupt);
+        assert_eq!(preprocess(b"# interrupt\r\n"), Line::Interrupt);
+        assert_eq!(preprocess(b"  #interrupt  "), Line::Interrupt);
+        assert_eq!(preprocess(b"#\tinterrupt"), Line::Interrupt);
+        // Only the exact word; anything else is an ordinary comment.
+        assert_eq!(preprocess(b"# interrupted"), Line::Blank);
+        assert_eq!(preprocess(b"# please interrupt"), Line::Blank);
+        assert_eq!(preprocess(b"name # interrupt"), command(None, "name"));
+    }
+
+    #[test]
+    fn invalid_utf8_is_malformed() {
+        assert_eq!(preprocess(b"name\xff\n"), malformed(LineError::InvalidUtf8));
+        assert_eq!(
+            preprocess(b"1 play b \xc3"),
+            malformed(LineError::InvalidUtf8)
+        );
+        // Even inside a comment: we refuse to guess where a broken line ends.
+        assert_eq!(
+            preprocess(b"name # \xff"),
+            malformed(LineError::InvalidUtf8)
+        );
+    }
+
+    #[test]
+    fn valid_non_ascii_text_passes_through() {
+        assert_eq!(
+            preprocess("play b Ä4".as_bytes()),
+            command(None, "play b Ä4")
+        );
+    }
+
+    #[test]
+    fn length_limit_counts_content_only() {
+        let mut at_limit = vec![b'x'; MAX_LINE_BYTES];
+        at_limit.extend_from_slice(b"\r\n");
+        assert!(matches!(preprocess(&at_limit), Line::Command { .. }));
+
+        let over = vec![b'x'; MAX_LINE_BYTES + 1];
+        assert_eq!(preprocess(&over), malformed(LineError::TooLong));
+
+        // Long comments count too: the limit is about what we buffer.
+        let mut long_comment = b"name #".to_vec();
+        long_comment.resize(MAX_LINE_BYTES + 1, b' ');
+        assert_eq!(preprocess(&long_comment), malformed(LineError::TooLong));
+    }
+
+    fn read_all(input: &[u8]) -> Vec<Vec<u8>> {
+        let mut reader = io::BufReader::with_capacity(7, input);
+        let mut lines = Vec::new();
+        let mut line = Vec::new();
+        while read_line_capped(&mut reader, &mut line).expect("in-memory read") {
+            lines.push(line.clone());
+        }
+        lines
+    }
+
+    #[test]
+    fn capped_reader_splits_lines() {
+        let lines = read_all(b"name\r\n\nversion\nlast");
+        let expected: Vec<&[u8]> = vec![b"name\r", b"", b"version", b"last"];
+        assert_eq!(lines, expected);
+        assert!(read_all(b"").is_empty());
+    }
+
+    #[test]
+    fn capped_reader_bounds_long_lines_and_resynchronises() {
+        let mut input = vec![b'y'; 3 * MAX_LINE_BYTES];
+        input.extend_from_slice(b"\nname\n");
+        let lines = read_all(&input);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].len(), MAX_LINE_BYTES + 2);
+        assert_eq!(preprocess(&lines[0]), malformed(LineError::TooLong));
+        assert_eq!(preprocess(&lines[1]), command(None, "name"));
+    }
+
+    #[test]
+    fn capped_reader_keeps_a_line_exactly_at_the_limit() {
+        let mut input = vec![b'z'; MAX_LINE_BYTES];
+        input.extend_from_slice(b"\r\n");
+        let lines = read_all(&input);
+        assert_eq!(lines.len(), 1);
+        assert!(matches!(preprocess(&lines[0]), Line::Command { .. }));
+    }
+}

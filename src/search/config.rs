@@ -1,0 +1,131 @@
+//! Search settings and every tuning constant of the search, in one place.
+
+use std::time::Duration;
+
+// ---------------------------------------------------------------------------
+// Tuning constants. Everything the search (and its time control) can be tuned
+// with lives in this block; `SearchConfig::default()` and `time.rs` read them.
+// Units: "visits" and "playouts" are the same thing here, because a leaf
+// simulated with K playouts adds K visits to every node on its path.
+// ---------------------------------------------------------------------------
+
+/// A leaf is expanded once it has this many visits (real plus in flight).
+/// Michi uses 8 with cheap nodes; 2 keeps the tree shallow-but-quick for
+/// small boards and still avoids expanding one-off leaves.
+pub const EXPAND_AFTER_VISITS: u64 = 2;
+
+/// RAVE equivalence: the number of visits at which a node's own statistics
+/// and its AMAF statistics weigh the same (michi's RAVE_EQUIV; Gelly & Silver
+/// b² = 1 / RAVE_EQUIV). β = n_amaf / (n_amaf + n + n·n_amaf / RAVE_EQUIV).
+pub const RAVE_EQUIV: f64 = 3500.0;
+
+/// UCB exploration coefficient c in c·sqrt(ln N / (n + 1)). Michi uses 0 and
+/// relies on RAVE and priors; a small term keeps the search from freezing a
+/// move out on one unlucky loss when the game gives no priors.
+pub const EXPLORATION: f64 = 0.2;
+
+/// First-play urgency: the value of a child with no visits, no AMAF data and
+/// no prior. 1.0 means "try every move once before revisiting any".
+pub const FIRST_PLAY_URGENCY: f64 = 1.0;
+
+/// Even prior added to every child at expansion: this many virtual visits at
+/// 50% (michi's PRIOR_EVEN, which is 10 there). The simulator's heuristic
+/// priors come on top.
+pub const PRIOR_EVEN_VISITS: f32 = 2.0;
+
+/// Resign only after the root has seen this many visits, so that one early
+/// unlucky batch cannot resign a won game.
+pub const RESIGN_MIN_VISITS: u64 = 2_000;
+
+/// Default node-memory cap: 1 GiB of tree nodes.
+pub const MAX_MEMORY_BYTES: usize = 1 << 30;
+
+/// Early stop ("best move cannot be overtaken") is checked after this many
+/// iterations, counted per run, so it stays deterministic with one thread.
+pub const EARLY_STOP_CHECK_EVERY: u64 = 64;
+
+/// Early stop with a time limit needs a playout rate; it is only trusted
+/// after this much of the run has passed.
+pub const EARLY_STOP_MIN_ELAPSED: Duration = Duration::from_millis(100);
+
+/// z of the normal approximation used for the reported lower confidence
+/// bound of a winrate (95% one-sided is 1.645).
+pub const LCB_Z: f64 = 1.645;
+
+// Time control (see `time.rs`).
+
+/// Kept back from every budget for network and GUI lag...
+pub const LAG_MARGIN: Duration = Duration::from_millis(1000);
+/// ...but never more than this fraction of the time that remains.
+pub const LAG_MARGIN_MAX_FRACTION: f64 = 0.5;
+/// Expected moves left = max(board_points / 3 − move_number / 2, this).
+pub const MIN_MOVES_LEFT: u32 = 20;
+/// Share of a Japanese byo-yomi period spent on one move.
+pub const BYO_YOMI_FRACTION: f64 = 0.8;
+/// Thinking time per move when no time settings were given.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
+
+// ---------------------------------------------------------------------------
+
+/// How the search runs. Built once by the engine and passed in; the defaults
+/// come from the tuning block above.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Search threads (tree parallelism with virtual loss). 0 is taken as 1.
+    pub threads: usize,
+    /// Cap on tree-node memory; expansion stops when it would be exceeded.
+    pub max_memory_bytes: usize,
+    /// Base seed; each simulate call uses `seed + simulation counter`.
+    pub seed: u64,
+    /// Playouts per leaf simulation (1 on the CPU; a GPU wants many).
+    pub playouts_per_leaf: u32,
+    /// Leaves selected per tree lock and simulated in one call.
+    pub leaves_per_batch: usize,
+    /// Resign when the root winrate of the side to move falls below this.
+    pub resign_threshold: Option<f32>,
+    /// Minimum root visits before resigning.
+    pub resign_min_visits: u64,
+    /// See [`EXPAND_AFTER_VISITS`].
+    pub expand_after_visits: u64,
+    /// See [`RAVE_EQUIV`]; 0 disables RAVE.
+    pub rave_equiv: f64,
+    /// See [`EXPLORATION`].
+    pub exploration: f64,
+    /// See [`FIRST_PLAY_URGENCY`].
+    pub first_play_urgency: f64,
+    /// See [`PRIOR_EVEN_VISITS`].
+    pub prior_even_visits: f32,
+    /// Stop early once the most visited move cannot be overtaken within the
+    /// playout or time limit.
+    pub early_stop: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            threads: 1,
+            max_memory_bytes: MAX_MEMORY_BYTES,
+            seed: 0,
+            playouts_per_leaf: 1,
+            leaves_per_batch: 1,
+            resign_threshold: Some(0.1),
+            resign_min_visits: RESIGN_MIN_VISITS,
+            expand_after_visits: EXPAND_AFTER_VISITS,
+            rave_equiv: RAVE_EQUIV,
+            exploration: EXPLORATION,
+            first_play_urgency: FIRST_PLAY_URGENCY,
+            prior_even_visits: PRIOR_EVEN_VISITS,
+            early_stop: true,
+        }
+    }
+}
+
+/// When a run ends, besides the external stop flag: whichever limit comes
+/// first. Both `None` means "until stopped" (analysis, pondering).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Playouts in this run (a leaf counts `playouts_per_leaf`).
+    pub playouts: Option<u64>,
+    /// Wall-clock time for this run.
+    pub time: Option<Duration>,
+}

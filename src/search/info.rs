@@ -1,0 +1,233 @@
+//! What the search reports: candidates with principal variations, root
+//! winrate, ownership and score (for lz-analyze and genmove), and the final
+//! decision.
+
+use super::config::{SearchConfig, LCB_Z};
+use super::tree::{Node, NodeId, Tree};
+use crate::game::Game;
+use std::cmp::Ordering;
+use std::time::Duration;
+
+/// One root move as the analysis shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate<M> {
+    pub mv: M,
+    pub visits: u64,
+    /// 0..1 for the side to move at the root.
+    pub winrate: f32,
+    /// The move's share of the prior knowledge (prior wins) at the root;
+    /// sums to 1 over the root's moves, like a policy.
+    pub prior: f32,
+    /// Lower confidence bound of `winrate` (normal approximation).
+    pub lcb: f32,
+    /// The move, then the most visited reply, and so on.
+    pub pv: Vec<M>,
+}
+
+/// A snapshot of the search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo<M> {
+    /// Playouts in the current (or last) run; a leaf counts
+    /// `playouts_per_leaf`, a terminal leaf too.
+    pub playouts: u64,
+    /// Leaves evaluated in the current (or last) run.
+    pub iterations: u64,
+    pub elapsed: Duration,
+    /// Visits of the root, kept ones from tree reuse included.
+    pub root_visits: u64,
+    /// 0..1 for the side to move: the best candidate's winrate, or the root
+    /// mean when no move has been visited yet (0.5 with no data at all).
+    pub winrate: f32,
+    /// Visited root moves, most visits first (ties: higher winrate first).
+    pub candidates: Vec<Candidate<M>>,
+    /// Per move index: +1 Black owns it at the end … −1 White does,
+    /// averaged over the simulated playouts (empty without a position).
+    pub ownership: Vec<f32>,
+    /// Black minus White, averaged over the simulated playouts.
+    pub score_lead: f32,
+    pub nodes: usize,
+    pub memory_bytes: usize,
+    /// The node-memory cap stopped an expansion: the tree no longer grows.
+    pub memory_capped: bool,
+}
+
+impl<M> Default for SearchInfo<M> {
+    fn default() -> Self {
+        SearchInfo {
+            playouts: 0,
+            iterations: 0,
+            elapsed: Duration::ZERO,
+            root_visits: 0,
+            winrate: 0.5,
+            candidates: Vec::new(),
+            ownership: Vec::new(),
+            score_lead: 0.0,
+            nodes: 0,
+            memory_bytes: 0,
+            memory_capped: false,
+        }
+    }
+}
+
+/// What to do at the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision<M> {
+    Play(M),
+    Resign,
+}
+
+/// Per-run counters that are not stored in the tree.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct RunCounters {
+    pub playouts: u64,
+    pub iterations: u64,
+    pub elapsed: Duration,
+}
+
+/// Mean of a child for the player choosing it: real playouts if any, else
+/// its prior mean, else 0.5.
+fn value<M>(n: &Node<M>) -> f64 {
+    n.winrate().unwrap_or(if n.prior_visits > 0.0 {
+        (n.prior_wins / n.prior_visits) as f64
+    } else {
+        0.5
+    })
+}
+
+/// Most visits first, then higher value; stable, so equal children keep
+/// their move order.
+fn rank<M>(a: &Node<M>, b: &Node<M>) -> Ordering {
+    b.visits
+        .cmp(&a.visits)
+        .then_with(|| value(b).partial_cmp(&value(a)).unwrap_or(Ordering::Equal))
+}
+
+/// The best child of `id` by [`rank`], if it has any.
+pub(super) fn best_child<M: Copy>(tree: &Tree<M>, id: NodeId) -> Option<NodeId> {
+    let node = tree.node(id);
+    node.children()
+        .reduce(|best, c| match rank(tree.node(c), tree.node(best)) {
+            Ordering::Less => c,
+            _ => best,
+        })
+}
+
+/// The most visited line from `id` on (only visited nodes).
+fn principal_variation<M: Copy>(tree: &Tree<M>, mut id: NodeId) -> Vec<M> {
+    let mut pv = Vec::new();
+    loop {
+        let node = tree.node(id);
+        if node.visits == 0 {
+            break;
+        }
+        match node.mv {
+            Some(mv) => pv.push(mv),
+            None => break,
+        }
+        match best_child(tree, id) {
+            Some(next) => id = next,
+            None => break,
+        }
+    }
+    pv
+}
+
+fn lower_bound(p: f64, n: u64) -> f64 {
+    if n == 0 {
+        return 0.0;
+    }
+    (p - LCB_Z * (p * (1.0 - p) / n as f64).sqrt()).clamp(0.0, 1.0)
+}
+
+/// A snapshot of `tree` for reports and the final answer.
+pub(super) fn collect<G: Game>(
+    tree: &Tree<G::Move>,
+    root_pos: Option<&G>,
+    run: RunCounters,
+) -> SearchInfo<G::Move> {
+    let mut info = SearchInfo {
+        playouts: run.playouts,
+        iterations: run.iterations,
+        elapsed: run.elapsed,
+        nodes: tree.nodes.len(),
+        memory_bytes: tree.nodes.bytes(),
+        memory_capped: tree.memory_capped,
+        ..SearchInfo::default()
+    };
+    if let Some(pos) = root_pos {
+        let t = &tree.totals;
+        let n = t.playouts.max(1) as f64;
+        info.ownership = (0..pos.move_space())
+            .map(|i| (t.ownership.get(i).copied().unwrap_or(0.0) / n) as f32)
+            .collect();
+        info.score_lead = (t.score_sum / n) as f32;
+    }
+    let Some(root) = tree.root else {
+        return info;
+    };
+    let root_node = tree.node(root);
+    info.root_visits = root_node.visits;
+
+    let prior_total: f64 = root_node
+        .children()
+        .map(|c| tree.node(c).prior_wins as f64)
+        .sum();
+    let mut children: Vec<NodeId> = root_node
+        .children()
+        .filter(|&c| tree.node(c).visits > 0)
+        .collect();
+    children.sort_by(|&a, &b| rank(tree.node(a), tree.node(b)));
+    info.candidates = children
+        .iter()
+        .filter_map(|&c| {
+            let node = tree.node(c);
+            let winrate = node.winrate()?;
+            let prior = match prior_total > 0.0 {
+                true => node.prior_wins as f64 / prior_total,
+                false => 1.0 / root_node.num_children as f64,
+            };
+            Some(Candidate {
+                mv: node.mv?,
+                visits: node.visits,
+                winrate: winrate as f32,
+                prior: prior as f32,
+                lcb: lower_bound(winrate, node.visits) as f32,
+                pv: principal_variation(tree, c),
+            })
+        })
+        .collect();
+    info.winrate = match (info.candidates.first(), root_node.winrate()) {
+        (Some(best), _) => best.winrate,
+        // The root's own wins are for the player who moved into it.
+        (None, Some(w)) => (1.0 - w) as f32,
+        (None, None) => 0.5,
+    };
+    info
+}
+
+/// The move to play (most visits, ties by value), or resignation when the
+/// root winrate is below the threshold after enough visits. `None` when the
+/// root position has no move.
+pub(super) fn decide<G: Game>(
+    tree: &Tree<G::Move>,
+    root_pos: Option<&G>,
+    cfg: &SearchConfig,
+) -> Option<Decision<G::Move>> {
+    let pos = root_pos?;
+    let root = tree.root.filter(|&r| tree.node(r).expanded);
+    let Some(root) = root else {
+        // Never searched, or not even the root fit in memory: any legal
+        // move beats no answer.
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        return moves.first().map(|&m| Decision::Play(m));
+    };
+    let best = best_child(tree, root)?;
+    let root_node = tree.node(root);
+    if let (Some(threshold), Some(w)) = (cfg.resign_threshold, tree.node(best).winrate()) {
+        if root_node.visits >= cfg.resign_min_visits && (w as f32) < threshold {
+            return Some(Decision::Resign);
+        }
+    }
+    tree.node(best).mv.map(Decision::Play)
+}

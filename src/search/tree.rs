@@ -1,0 +1,275 @@
+//! The search tree: nodes in a chunked arena, children as contiguous runs.
+//!
+//! Nodes never move and are never freed while a tree lives; a new position
+//! either keeps a subtree (copied into a fresh arena) or starts over. The
+//! arena never allocates past its byte cap: chunks are sized from
+//! `size_of::<Node>()` and a chunk is only added when it still fits.
+
+use crate::sim::LeafStats;
+use std::mem::size_of;
+
+/// Index of a node in the arena.
+pub(super) type NodeId = u32;
+
+/// Target chunk length (nodes). Large enough that the space wasted at the
+/// end of a chunk (a children run that does not fit starts a new one) stays
+/// small, small enough that a capped tree wastes little.
+const CHUNK_NODES: usize = 1 << 14;
+
+/// One tree node.
+///
+/// Sign convention: `wins`, `prior_wins` and `amaf_wins` are counted for the
+/// player who played `mv`, i.e. the player to move at the parent. A parent
+/// therefore picks the child with the highest value without flipping signs.
+#[derive(Clone, Debug)]
+pub(super) struct Node<M> {
+    /// The move that leads here from the parent (`None` only at the root).
+    pub mv: Option<M>,
+    pub first_child: NodeId,
+    pub num_children: u32,
+    pub expanded: bool,
+    /// Playouts that went through this node.
+    pub visits: u64,
+    /// Of those, wins for the player who played `mv` (draws count 0.5).
+    pub wins: f64,
+    /// Playouts in flight through this node, counted as losses meanwhile.
+    pub virtual_loss: u32,
+    /// Prior knowledge as virtual playouts (see `sim::Prior`).
+    pub prior_visits: f32,
+    pub prior_wins: f32,
+    /// AMAF: playouts below the parent in which the player to move at the
+    /// parent played `mv` first, and how many of them that player won.
+    pub amaf_visits: u64,
+    pub amaf_wins: f64,
+}
+
+impl<M> Node<M> {
+    pub fn new(mv: Option<M>, prior_visits: f32, prior_wins: f32) -> Self {
+        Node {
+            mv,
+            first_child: 0,
+            num_children: 0,
+            expanded: false,
+            visits: 0,
+            wins: 0.0,
+            virtual_loss: 0,
+            prior_visits,
+            prior_wins,
+            amaf_visits: 0,
+            amaf_wins: 0.0,
+        }
+    }
+
+    /// Ids of the children (empty until expanded).
+    #[inline]
+    pub fn children(&self) -> std::ops::Range<NodeId> {
+        self.first_child..self.first_child + self.num_children
+    }
+
+    /// Mean result for the player who played `mv`, from real playouts only.
+    #[inline]
+    pub fn winrate(&self) -> Option<f64> {
+        (self.visits > 0).then(|| self.wins / self.visits as f64)
+    }
+}
+
+/// Fixed-size chunks of `T`; ids are `chunk << shift | offset`. Runs
+/// allocated together are contiguous within one chunk.
+pub(super) struct Arena<T> {
+    chunks: Vec<Vec<T>>,
+    shift: u32,
+    max_chunks: usize,
+    len: usize,
+}
+
+impl<T> Arena<T> {
+    /// An empty arena that will never hold more than `max_bytes` of `T`.
+    pub fn with_cap(max_bytes: usize) -> Self {
+        // Ids are u32, so never more nodes than that either.
+        let cap_nodes = (max_bytes / size_of::<T>().max(1)).min(u32::MAX as usize);
+        let chunk_len = if cap_nodes >= CHUNK_NODES {
+            CHUNK_NODES
+        } else if cap_nodes == 0 {
+            1
+        } else {
+            // Largest power of two that fits: one small chunk.
+            1 << (usize::BITS - 1 - cap_nodes.leading_zeros())
+        };
+        Arena {
+            chunks: Vec::new(),
+            shift: chunk_len.trailing_zeros(),
+            max_chunks: cap_nodes / chunk_len,
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn chunk_len(&self) -> usize {
+        1 << self.shift
+    }
+
+    /// Nodes in use.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Bytes reserved by the chunks (what the cap bounds).
+    pub fn bytes(&self) -> usize {
+        self.chunks
+            .iter()
+            .map(|c| c.capacity() * size_of::<T>())
+            .sum()
+    }
+
+    /// The most bytes this arena may ever reserve.
+    pub fn cap_bytes(&self) -> usize {
+        self.max_chunks * self.chunk_len() * size_of::<T>()
+    }
+
+    /// Stores `items` contiguously and returns the id of the first, or
+    /// `None` (storing nothing) when the cap does not allow it.
+    pub fn alloc_run(&mut self, items: impl ExactSizeIterator<Item = T>) -> Option<NodeId> {
+        let n = items.len();
+        let chunk_len = self.chunk_len();
+        if n > chunk_len {
+            return None;
+        }
+        let fits_last = self.chunks.last().is_some_and(|c| chunk_len - c.len() >= n);
+        if !fits_last {
+            if self.chunks.len() >= self.max_chunks {
+                return None;
+            }
+            let mut chunk = Vec::new();
+            // Exactly one chunk's worth; `try_reserve_exact` so that an
+            // allocation failure is a full tree, not an abort.
+            chunk.try_reserve_exact(chunk_len).ok()?;
+            self.chunks.push(chunk);
+        }
+        let chunk_index = self.chunks.len() - 1;
+        let chunk = &mut self.chunks[chunk_index];
+        let first = ((chunk_index << self.shift) | chunk.len()) as NodeId;
+        chunk.extend(items);
+        self.len += n;
+        Some(first)
+    }
+
+    #[inline]
+    pub fn get(&self, id: NodeId) -> &T {
+        let id = id as usize;
+        &self.chunks[id >> self.shift][id & (self.chunk_len() - 1)]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: NodeId) -> &mut T {
+        let id = id as usize;
+        let mask = self.chunk_len() - 1;
+        &mut self.chunks[id >> self.shift][id & mask]
+    }
+
+    /// Every stored item.
+    #[cfg(test)]
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        self.chunks.iter().flat_map(|c| c.iter())
+    }
+}
+
+/// Score and ownership aggregated over the simulated leaves below the root
+/// (Black's point of view, like `LeafStats`). Terminal leaves are not
+/// simulated and carry no score or ownership, so they are left out.
+#[derive(Clone, Debug, Default)]
+pub(super) struct RootTotals {
+    pub playouts: u64,
+    pub score_sum: f64,
+    pub ownership: Vec<f64>,
+}
+
+impl RootTotals {
+    pub fn add(&mut self, stats: &LeafStats) {
+        self.playouts += stats.playouts as u64;
+        self.score_sum += stats.score_sum;
+        if self.ownership.len() < stats.ownership.len() {
+            self.ownership.resize(stats.ownership.len(), 0.0);
+        }
+        for (sum, &o) in self.ownership.iter_mut().zip(&stats.ownership) {
+            *sum += o as f64;
+        }
+    }
+}
+
+/// The tree: arena, root, and what is aggregated at the root.
+pub(super) struct Tree<M> {
+    pub nodes: Arena<Node<M>>,
+    /// `None` when even the root did not fit under the cap.
+    pub root: Option<NodeId>,
+    /// Set once an expansion was refused for lack of memory.
+    pub memory_capped: bool,
+    pub totals: RootTotals,
+}
+
+impl<M: Copy> Tree<M> {
+    pub fn new(max_bytes: usize) -> Self {
+        let mut nodes = Arena::with_cap(max_bytes);
+        let root = nodes.alloc_run(std::iter::once(Node::new(None, 0.0, 0.0)));
+        Tree {
+            nodes,
+            root,
+            memory_capped: root.is_none(),
+            totals: RootTotals::default(),
+        }
+    }
+
+    #[inline]
+    pub fn node(&self, id: NodeId) -> &Node<M> {
+        self.nodes.get(id)
+    }
+
+    #[inline]
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node<M> {
+        self.nodes.get_mut(id)
+    }
+
+    /// A fresh tree (same cap) holding a copy of the subtree under `keep`,
+    /// which becomes the root. Breadth-first, so every children run stays
+    /// contiguous. A run that no longer fits is dropped and its parent
+    /// becomes a leaf again (its own statistics stay).
+    pub fn subtree(&self, keep: NodeId) -> Tree<M> {
+        let mut fresh = Tree::new(self.nodes.cap_bytes());
+        let Some(new_root) = fresh.root else {
+            return fresh;
+        };
+        let mut root = self.node(keep).clone();
+        root.mv = None;
+        root.num_children = 0;
+        root.expanded = false;
+        // The root's AMAF and prior describe the old parent's view; drop them.
+        root.amaf_visits = 0;
+        root.amaf_wins = 0.0;
+        *fresh.node_mut(new_root) = root;
+        let mut queue = std::collections::VecDeque::from([(keep, new_root)]);
+        while let Some((old, new)) = queue.pop_front() {
+            let old_node = self.node(old);
+            if !old_node.expanded {
+                continue;
+            }
+            let run = old_node.children().map(|c| {
+                let mut child = self.node(c).clone();
+                child.expanded = false;
+                child.num_children = 0;
+                child
+            });
+            match fresh.nodes.alloc_run(run) {
+                Some(first) => {
+                    let n = fresh.node_mut(new);
+                    n.expanded = true;
+                    n.first_child = first;
+                    n.num_children = old_node.num_children;
+                    for (i, c) in old_node.children().enumerate() {
+                        queue.push_back((c, first + i as NodeId));
+                    }
+                }
+                None => fresh.memory_capped = true,
+            }
+        }
+        fresh
+    }
+}

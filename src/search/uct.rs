@@ -1,0 +1,289 @@
+//! UCT with RAVE, michi-style: `descend` picks a leaf (expanding on the way),
+//! the caller simulates it, `update` backs the result up the path.
+//!
+//! Sign convention: a node's `wins` are for the player who played its move
+//! (the player to move at its parent), so a parent simply picks the child
+//! with the highest urgency. Leaf results arrive from Black's point of view
+//! (`LeafStats`) and are converted per node with the colour of that player.
+
+use super::config::SearchConfig;
+use super::tree::{Node, NodeId, Tree};
+use crate::game::{Color, Game, Outcome};
+use crate::sim::{AmafCount, Prior, Simulator};
+
+/// One descent: the nodes from the root to the leaf and the side to move at
+/// each of them (`to_move[0]` is the root's).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Path {
+    pub nodes: Vec<NodeId>,
+    pub to_move: Vec<Color>,
+}
+
+impl Path {
+    fn clear(&mut self) {
+        self.nodes.clear();
+        self.to_move.clear();
+    }
+
+    /// The player who played into the node at `depth`.
+    fn mover(&self, depth: usize) -> Color {
+        match depth {
+            0 => self.to_move[0].opponent(),
+            _ => self.to_move[depth - 1],
+        }
+    }
+}
+
+/// Per-thread buffers for expansion and AMAF, reused across iterations.
+#[derive(Debug)]
+pub(super) struct Scratch<M> {
+    moves: Vec<M>,
+    priors: Vec<Prior>,
+    /// `first_play[move_index]`: who first played there below the node
+    /// being updated, among the tree moves of the current path.
+    first_play: Vec<Option<Color>>,
+}
+
+impl<M> Default for Scratch<M> {
+    fn default() -> Self {
+        Scratch {
+            moves: Vec::new(),
+            priors: Vec::new(),
+            first_play: Vec::new(),
+        }
+    }
+}
+
+/// The result of simulating one leaf, Black's point of view.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LeafResult<'a> {
+    pub playouts: u32,
+    pub black_wins: f64,
+    /// `[move_index][color]` first plays in the playouts (empty for a
+    /// terminal leaf, which has no playout).
+    pub amaf: &'a [[AmafCount; 2]],
+}
+
+impl LeafResult<'_> {
+    /// A terminal leaf scored directly, weighted like `playouts` playouts.
+    pub fn terminal(outcome: Outcome, playouts: u32) -> LeafResult<'static> {
+        LeafResult {
+            playouts,
+            black_wins: outcome.value_for(Color::Black) as f64 * playouts as f64,
+            amaf: &[],
+        }
+    }
+
+    fn wins_for(&self, color: Color) -> f64 {
+        match color {
+            Color::Black => self.black_wins,
+            Color::White => self.playouts as f64 - self.black_wins,
+        }
+    }
+}
+
+/// How urgently the player to move at the parent wants to try `child`:
+/// michi's RAVE blend of the child's own mean (with priors) and its AMAF
+/// mean, plus a small UCB term. Playouts in flight count as losses.
+pub(super) fn urgency<M>(child: &Node<M>, parent_visits: f64, cfg: &SearchConfig) -> f64 {
+    let n = child.visits as f64 + child.virtual_loss as f64;
+    let v = n + child.prior_visits as f64;
+    let amaf_n = child.amaf_visits as f64;
+    if v <= 0.0 && amaf_n <= 0.0 {
+        return cfg.first_play_urgency;
+    }
+    let mut value = if v > 0.0 {
+        (child.wins + child.prior_wins as f64) / v
+    } else {
+        0.0
+    };
+    if amaf_n > 0.0 && cfg.rave_equiv > 0.0 {
+        // Gelly & Silver's β in michi's form; β → 1 with no own visits.
+        let beta = amaf_n / (amaf_n + v + v * amaf_n / cfg.rave_equiv);
+        value = beta * (child.amaf_wins / amaf_n) + (1.0 - beta) * value;
+    }
+    if cfg.exploration > 0.0 {
+        value += cfg.exploration * (parent_visits.max(1.0).ln() / (n + 1.0)).sqrt();
+    }
+    value
+}
+
+/// The child with the highest urgency; the first one wins ties, so the
+/// choice is deterministic.
+pub(super) fn select_child<M>(tree: &Tree<M>, parent: NodeId, cfg: &SearchConfig) -> NodeId
+where
+    M: Copy,
+{
+    let p = tree.node(parent);
+    let parent_visits = p.visits as f64 + p.virtual_loss as f64;
+    let mut best = p.first_child;
+    let mut best_value = f64::NEG_INFINITY;
+    for id in p.children() {
+        let value = urgency(tree.node(id), parent_visits, cfg);
+        if value > best_value {
+            best = id;
+            best_value = value;
+        }
+    }
+    best
+}
+
+/// Gives `id` (whose position is `pos`) one child per move the game offers,
+/// with the simulator's priors plus the even prior. Returns false, changing
+/// nothing but `memory_capped`, when the arena cap refuses the children.
+pub(super) fn expand<G: Game>(
+    tree: &mut Tree<G::Move>,
+    id: NodeId,
+    pos: &G,
+    sim: &dyn Simulator<G>,
+    cfg: &SearchConfig,
+    scratch: &mut Scratch<G::Move>,
+) -> bool {
+    pos.legal_moves(&mut scratch.moves);
+    sim.priors(pos, &scratch.moves, &mut scratch.priors);
+    let even = cfg.prior_even_visits;
+    let children = scratch.moves.iter().enumerate().map(|(i, &mv)| {
+        let prior = scratch.priors.get(i).copied().unwrap_or_default();
+        Node::new(Some(mv), prior.visits + even, prior.wins + 0.5 * even)
+    });
+    let count = scratch.moves.len() as u32;
+    match tree.nodes.alloc_run(children) {
+        Some(first) => {
+            let node = tree.node_mut(id);
+            node.first_child = first;
+            node.num_children = count;
+            node.expanded = true;
+            true
+        }
+        None => {
+            tree.memory_capped = true;
+            false
+        }
+    }
+}
+
+/// Walks from the root to a leaf, playing the tree moves on `pos` (reset to
+/// `root_pos` first), expanding leaves that have enough visits and adding
+/// `weight` virtual loss to every node on the path. Returns the outcome if
+/// the leaf is terminal (score it directly), `None` if it must be simulated.
+/// The root is always expanded, so there is always a move to choose.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn descend<G: Game>(
+    tree: &mut Tree<G::Move>,
+    root: NodeId,
+    root_pos: &G,
+    pos: &mut G,
+    sim: &dyn Simulator<G>,
+    cfg: &SearchConfig,
+    weight: u32,
+    path: &mut Path,
+    scratch: &mut Scratch<G::Move>,
+) -> Option<Outcome> {
+    pos.clone_from(root_pos);
+    path.clear();
+    let mut id = root;
+    loop {
+        let at_root = id == root;
+        path.nodes.push(id);
+        path.to_move.push(pos.to_move());
+        let node = tree.node(id);
+        let seen = node.visits + node.virtual_loss as u64;
+        if !node.expanded {
+            // Terminal nodes are never expanded, so only leaves need this.
+            if !at_root {
+                if let Some(outcome) = pos.outcome() {
+                    tree.node_mut(id).virtual_loss += weight;
+                    return Some(outcome);
+                }
+            }
+            if !tree.memory_capped && (at_root || seen >= cfg.expand_after_visits) {
+                expand(tree, id, pos, sim, cfg, scratch);
+            }
+        }
+        let node = tree.node_mut(id);
+        node.virtual_loss += weight;
+        if node.num_children == 0 {
+            // An unexpanded leaf, or a position with no moves at all.
+            return if at_root { pos.outcome() } else { None };
+        }
+        let child = select_child(tree, id, cfg);
+        if let Some(mv) = tree.node(child).mv {
+            pos.play_unchecked(mv);
+        }
+        id = child;
+    }
+}
+
+/// Backs a leaf result up `path`, removes the `weight` of virtual loss the
+/// descent added, and updates AMAF: at each node, every child whose move
+/// was played first — later in this simulation, tree moves below the node
+/// or playout — by the player to move at that node gets the result as an
+/// AMAF sample for that player.
+pub(super) fn update<G: Game>(
+    tree: &mut Tree<G::Move>,
+    path: &Path,
+    result: &LeafResult<'_>,
+    weight: u32,
+    root_pos: &G,
+    scratch: &mut Scratch<G::Move>,
+) {
+    let space = root_pos.move_space();
+    let pass = root_pos.pass_move();
+    // Dense index of a move for AMAF; pass is not a place, so it has none.
+    let amaf_index = |mv: Option<G::Move>| match mv {
+        Some(m) if Some(m) != pass => Some(root_pos.move_index(m)).filter(|&i| i < space),
+        _ => None,
+    };
+    let first_play = &mut scratch.first_play;
+    first_play.clear();
+    first_play.resize(space, None);
+
+    for depth in (0..path.nodes.len()).rev() {
+        let id = path.nodes[depth];
+        let to_move = path.to_move[depth];
+        // The tree move just below this node was played before everything
+        // already marked (deeper moves), so it overrides them.
+        if let Some(&below) = path.nodes.get(depth + 1) {
+            if let Some(i) = amaf_index(tree.node(below).mv) {
+                first_play[i] = Some(to_move);
+            }
+        }
+
+        let mover = path.mover(depth);
+        let node = tree.node_mut(id);
+        node.visits += result.playouts as u64;
+        node.wins += result.wins_for(mover);
+        debug_assert!(node.virtual_loss >= weight, "virtual loss underflow");
+        node.virtual_loss = node.virtual_loss.saturating_sub(weight);
+
+        if !node.expanded {
+            continue;
+        }
+        let children = node.children();
+        for child in children {
+            let Some(i) = amaf_index(tree.node(child).mv) else {
+                continue;
+            };
+            let (plays, wins) = match first_play[i] {
+                Some(c) if c == to_move => (result.playouts as u64, result.wins_for(to_move)),
+                Some(_) => continue, // the opponent got there first
+                None => match result.amaf.get(i) {
+                    Some(counts) => {
+                        let a = counts[to_move.index()];
+                        let wins = match to_move {
+                            Color::Black => a.black_wins as f64,
+                            Color::White => a.plays as f64 - a.black_wins as f64,
+                        };
+                        (a.plays as u64, wins)
+                    }
+                    None => continue,
+                },
+            };
+            if plays > 0 {
+                let c = tree.node_mut(child);
+                c.amaf_visits += plays;
+                c.amaf_wins += wins;
+            }
+        }
+    }
+}
