@@ -6,15 +6,11 @@
 //! all interpretation happens in the loop.
 
 use std::collections::VecDeque;
+use crate::protocol::line::read_line_capped;
 use std::io::{BufRead, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::sync::mpsc;
-
-/// Longest line we keep. Longer lines are truncated to `MAX_LINE + 1` bytes
-/// so the line layer sees them as overlong, and the rest is skipped without
-/// buffering it: a hostile peer cannot make us allocate without bound.
-pub const MAX_LINE: usize = 4096;
 
 /// Lines queued between the reader thread and the loop. Small: GTP is
 /// request/response, so a controller never runs far ahead.
@@ -34,39 +30,18 @@ pub fn spawn_reader<R: Read + Send + 'static>(source: R) -> Input {
     }
 }
 
+/// Frames lines with the protocol layer's capped reader: an overlong line
+/// is kept only as far as needed to be reported as overlong.
 fn read_lines<R: BufRead>(mut reader: R, tx: mpsc::Sender<Vec<u8>>) {
     loop {
         let mut line = Vec::new();
-        let mut saw_newline = false;
-        loop {
-            let buf = match reader.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => return,
-            };
-            if buf.is_empty() {
-                break;
+        match read_line_capped(&mut reader, &mut line) {
+            Ok(true) => {
+                if tx.blocking_send(line).is_err() {
+                    return; // the loop has shut down
+                }
             }
-            let (chunk, used, done) = match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => (&buf[..i], i + 1, true),
-                None => (buf, buf.len(), false),
-            };
-            let room = (MAX_LINE + 1).saturating_sub(line.len());
-            line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-            reader.consume(used);
-            if done {
-                saw_newline = true;
-                break;
-            }
-        }
-        if !saw_newline && line.is_empty() {
-            return; // end of input
-        }
-        if tx.blocking_send(line).is_err() {
-            return; // the loop has shut down
-        }
-        if !saw_newline {
-            return;
+            Ok(false) | Err(_) => return, // end of input, or stdin is gone
         }
     }
 }
@@ -127,6 +102,7 @@ impl Input {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::line::MAX_LINE_BYTES;
 
     fn lines_of(bytes: &'static [u8]) -> Vec<Vec<u8>> {
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
@@ -156,7 +132,7 @@ mod tests {
         });
         let got = lines_of(big.as_slice());
         assert_eq!(got.len(), 2);
-        assert_eq!(got[0].len(), MAX_LINE + 1);
+        assert!(got[0].len() > MAX_LINE_BYTES);
         assert_eq!(got[1], b"name");
     }
 }

@@ -8,8 +8,9 @@
 pub mod go;
 pub mod input;
 pub mod options;
+pub mod think;
 
-use crate::protocol::line::{self, Line};
+use crate::protocol::{self, line, Line};
 use input::Input;
 pub use options::EngineOptions;
 use std::io::Write;
@@ -61,14 +62,37 @@ pub async fn serve<S: Session, W: Write>(session: &mut S, input: &mut Input, out
             }
         };
         let (text, quit) = match &reply {
-            Reply::Success(body) => (line::success(id, body), false),
-            Reply::Failure(msg) => (line::failure(id, msg), false),
-            Reply::Quit => (line::success(id, ""), true),
+            Reply::Success(body) => (protocol::success(id, body), false),
+            Reply::Failure(msg) => (protocol::failure(id, msg), false),
+            Reply::Quit => (protocol::success(id, ""), true),
         };
         // A controller that went away is no reason to panic: stop serving.
         if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() || quit {
             return;
         }
+    }
+}
+
+/// Clock settings as the protocol states them → the search's time control.
+/// Out-of-range numbers (negative, not finite) read as zero.
+pub fn time_control(system: crate::protocol::TimeSystem) -> crate::search::time::TimeControl {
+    use crate::protocol::TimeSystem as T;
+    use crate::search::time::TimeControl as C;
+    let secs = |s: f64| std::time::Duration::from_secs_f64(if s.is_finite() { s.max(0.0) } else { 0.0 });
+    let count = |n: i64| u32::try_from(n).unwrap_or(if n < 0 { 0 } else { u32::MAX });
+    match system {
+        T::None => C::None,
+        T::Absolute { main } => C::Absolute { main: secs(main) },
+        T::ByoYomi { main, period, periods } => C::ByoYomi {
+            main: secs(main),
+            period: secs(period),
+            periods: count(periods),
+        },
+        T::Canadian { main, period, stones } => C::Canadian {
+            main: secs(main),
+            period: secs(period),
+            stones: count(stones),
+        },
     }
 }
 

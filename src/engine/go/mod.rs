@@ -13,13 +13,16 @@ use super::input::Input;
 use super::{EngineOptions, Reply, Session};
 use crate::game::go::{Move, Point, Position};
 use crate::game::{Color, Game};
-use crate::protocol::gtp::{self, GtpCommand, TimeSystem};
+use crate::protocol::gtp::{self, GtpCommand};
+use crate::protocol::reply::{CANNOT_UNDO, ILLEGAL_MOVE, SYNTAX_ERROR, UNACCEPTABLE_SIZE, UNKNOWN_COMMAND};
+use crate::protocol::TimeSystem;
 use crate::protocol::vertex::Vertex;
 use crate::search::time::Clock;
-use crate::search::Search;
+use super::think::Thinker;
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::Simulator;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Board size and komi a fresh engine starts with (GTP leaves them to the
 /// engine; 19x19 and 7.5 are what GoGui and Sabaki assume).
@@ -33,24 +36,20 @@ pub struct GoSession {
     undo_stack: Vec<Position>,
     /// The game so far, for `printsgf`.
     record: crate::game::go::sgf::GameRecord,
-    /// `None` only while a search is running on its thread.
-    search: Option<Search<Position>>,
-    sim: Arc<dyn Simulator<Position>>,
+    thinker: Thinker<Position>,
     clock: Clock,
 }
 
 impl GoSession {
     pub fn new(options: EngineOptions) -> GoSession {
         let sim: Arc<dyn Simulator<Position>> = Arc::new(CpuSimulator::<Position>::new());
-        let search = Search::new(options.search.clone(), sim.clone());
         let pos = Position::new(DEFAULT_SIZE, DEFAULT_KOMI).expect("default size is valid");
         GoSession {
             record: setup::empty_record(&pos),
+            thinker: Thinker::new(options.search.clone(), sim),
             options,
             pos,
             undo_stack: Vec::new(),
-            search: Some(search),
-            sim,
             clock: Clock::default(),
         }
     }
@@ -85,20 +84,18 @@ impl GoSession {
 
     /// Starts a new game of `size` with the current komi.
     fn reset(&mut self, size: usize) -> Result<(), Reply> {
-        let pos = Position::new(size, self.pos.komi()).map_err(|_| Reply::err("unacceptable size"))?;
+        let pos = Position::new(size, self.pos.komi()).map_err(|_| Reply::err(UNACCEPTABLE_SIZE))?;
         self.pos = pos;
         self.undo_stack.clear();
         self.record = setup::empty_record(&self.pos);
-        if let Some(search) = self.search.as_mut() {
-            search.clear();
-        }
+        self.thinker.clear();
         Ok(())
     }
 
     /// Plays `mv` for `color` and records it; on failure nothing changes.
     fn play(&mut self, color: Color, mv: Move) -> Result<(), Reply> {
         let before = self.pos.clone();
-        self.pos.play_as(color, mv).map_err(|_| Reply::err("illegal move"))?;
+        self.pos.play_as(color, mv).map_err(|_| Reply::err(ILLEGAL_MOVE))?;
         self.undo_stack.push(before);
         let coords = match mv {
             Move::Pass => None,
@@ -120,12 +117,12 @@ impl GoSession {
                 }
                 Reply::empty()
             }
-            None => Reply::err("cannot undo"),
+            None => Reply::err(CANNOT_UNDO),
         }
     }
 
     fn set_time(&mut self, system: TimeSystem) -> Reply {
-        self.clock.set_control(system.into());
+        self.clock = Clock::new(super::time_control(system));
         Reply::empty()
     }
 }
@@ -134,7 +131,7 @@ impl Session for GoSession {
     async fn execute(&mut self, text: &str, input: &mut Input) -> Reply {
         let command = match gtp::parse_gtp(text) {
             Ok(c) => c,
-            Err(_) => return Reply::err("syntax error"),
+            Err(_) => return Reply::err(SYNTAX_ERROR),
         };
         match command {
             GtpCommand::ProtocolVersion => Reply::ok("2"),
@@ -146,7 +143,7 @@ impl Session for GoSession {
             GtpCommand::BoardSize(n) => {
                 let size = usize::try_from(n).unwrap_or(0);
                 if !(Position::MIN_SIZE..=Position::MAX_SIZE).contains(&size) {
-                    return Reply::err("unacceptable size");
+                    return Reply::err(UNACCEPTABLE_SIZE);
                 }
                 self.reset(size).err().unwrap_or_else(Reply::empty)
             }
@@ -156,10 +153,10 @@ impl Session for GoSession {
                 self.record.komi = k;
                 Reply::empty()
             }
-            GtpCommand::Komi(_) => Reply::err("syntax error"),
+            GtpCommand::Komi(_) => Reply::err(SYNTAX_ERROR),
             GtpCommand::Play(color, v) => match self.to_move(v) {
                 Some(mv) => self.play(color, mv).err().unwrap_or_else(Reply::empty),
-                None => Reply::err("illegal move"),
+                None => Reply::err(ILLEGAL_MOVE),
             },
             GtpCommand::Genmove(color) => self.genmove(color, think::Mode::Play, input).await,
             GtpCommand::KgsGenmoveCleanup(color) => self.genmove(color, think::Mode::Cleanup, input).await,
@@ -173,10 +170,11 @@ impl Session for GoSession {
             GtpCommand::FinalStatusList(status) => self.final_status_list(status),
             GtpCommand::TimeSettings(system) | GtpCommand::KgsTimeSettings(system) => self.set_time(system),
             GtpCommand::TimeLeft { color, seconds, stones } => {
-                if !seconds.is_finite() || stones < 0 {
-                    return Reply::err("syntax error");
+                if !seconds.is_finite() || seconds < 0.0 || stones < 0 {
+                    return Reply::err(SYNTAX_ERROR);
                 }
-                self.clock.time_left(color, seconds, stones as u32);
+                let stones = u32::try_from(stones).unwrap_or(u32::MAX);
+                self.clock.time_left(color, Duration::from_secs_f64(seconds.max(0.0)), stones);
                 Reply::empty()
             }
             GtpCommand::LoadSgf { path, move_number } => self.load_sgf(&path, move_number),
@@ -184,12 +182,12 @@ impl Session for GoSession {
             GtpCommand::ListStones(color) => Reply::ok(self.vertex_list(self.pos.stones(color))),
             GtpCommand::IsLegal(color, v) => match self.to_move(v) {
                 Some(mv) => Reply::ok(if self.pos.is_legal_as(color, mv) { "1" } else { "0" }),
-                None => Reply::err("syntax error"),
+                None => Reply::err(SYNTAX_ERROR),
             },
             GtpCommand::AllLegal(color) => Reply::ok(self.vertex_list(self.pos.legal_points_as(color))),
             GtpCommand::Captures(color) => Reply::ok(self.pos.captures(color).to_string()),
             GtpCommand::GoguiInterrupt => Reply::empty(),
-            GtpCommand::Unknown(_) => Reply::err("unknown command"),
+            GtpCommand::Unknown(_) => Reply::err(UNKNOWN_COMMAND),
         }
     }
 }

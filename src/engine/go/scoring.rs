@@ -28,7 +28,7 @@ impl GoSession {
     pub(super) fn ownership_estimate(&self) -> Vec<f32> {
         let mut stats = vec![LeafStats::default()];
         let n = self.options.scoring_playouts.max(1);
-        self.sim.simulate(std::slice::from_ref(&self.pos), n, SCORING_SEED, &mut stats);
+        self.thinker.simulator().simulate(std::slice::from_ref(&self.pos), n, SCORING_SEED, &mut stats);
         let count = stats[0].playouts.max(1) as f32;
         stats[0].ownership.iter().map(|o| o / count).collect()
     }

@@ -5,6 +5,7 @@ use crate::engine::Reply;
 use crate::game::go::sgf::{self, GameRecord};
 use crate::game::go::{fixed_handicap, Move, Point, Position};
 use crate::game::Color;
+use crate::protocol::reply::{BAD_VERTEX_LIST, BOARD_NOT_EMPTY, CANNOT_LOAD_FILE, CANNOT_SAVE_FILE, INVALID_NUMBER_OF_STONES, SYNTAX_ERROR};
 use crate::protocol::vertex::Vertex;
 
 pub(super) fn empty_record(pos: &Position) -> GameRecord {
@@ -27,7 +28,7 @@ impl GoSession {
         let mut pos = self.pos.clone();
         for &p in points {
             pos.place_setup_stone(Color::Black, p)
-                .map_err(|_| Reply::err("bad vertex list"))?;
+                .map_err(|_| Reply::err(BAD_VERTEX_LIST))?;
         }
         pos.set_to_move(Color::White);
         let previous = std::mem::replace(&mut self.pos, pos);
@@ -39,13 +40,13 @@ impl GoSession {
 
     pub(super) fn fixed_handicap(&mut self, n: i64) -> Reply {
         if !self.board_is_empty() {
-            return Reply::err("board not empty");
+            return Reply::err(BOARD_NOT_EMPTY);
         }
         let layout = usize::try_from(n)
             .ok()
             .and_then(|n| fixed_handicap(self.pos.size(), n));
         let Some(layout) = layout else {
-            return Reply::err("invalid number of stones");
+            return Reply::err(INVALID_NUMBER_OF_STONES);
         };
         let points: Vec<Point> = layout.iter().filter_map(|&(c, r)| self.pos.point(c, r)).collect();
         match self.place_handicap(&points) {
@@ -59,12 +60,12 @@ impl GoSession {
     /// stones and from the edge.
     pub(super) fn place_free_handicap(&mut self, n: i64) -> Reply {
         if !self.board_is_empty() {
-            return Reply::err("board not empty");
+            return Reply::err(BOARD_NOT_EMPTY);
         }
         let size = self.pos.size();
         let n = match usize::try_from(n) {
             Ok(n) if n >= 2 && n < size * size => n,
-            _ => return Reply::err("invalid number of stones"),
+            _ => return Reply::err(INVALID_NUMBER_OF_STONES),
         };
         let fixed = (2..=n.min(9)).rev().find_map(|k| fixed_handicap(size, k));
         let mut chosen: Vec<(usize, usize)> = fixed.unwrap_or_default();
@@ -96,17 +97,17 @@ impl GoSession {
 
     pub(super) fn set_free_handicap(&mut self, vertices: &[Vertex]) -> Reply {
         if !self.board_is_empty() {
-            return Reply::err("board not empty");
+            return Reply::err(BOARD_NOT_EMPTY);
         }
         let size = self.pos.size();
         if vertices.len() < 2 || vertices.len() >= size * size {
-            return Reply::err("invalid number of stones");
+            return Reply::err(INVALID_NUMBER_OF_STONES);
         }
         let mut points = Vec::with_capacity(vertices.len());
         for &v in vertices {
             match self.to_move(v) {
                 Some(Move::Play(p)) if !points.contains(&p) => points.push(p),
-                _ => return Reply::err("bad vertex list"),
+                _ => return Reply::err(BAD_VERTEX_LIST),
             }
         }
         self.place_handicap(&points).err().unwrap_or_else(Reply::empty)
@@ -116,16 +117,16 @@ impl GoSession {
     /// current game is replaced only if the whole replay succeeds.
     pub(super) fn load_sgf(&mut self, path: &str, move_number: Option<i64>) -> Reply {
         let Ok(text) = std::fs::read_to_string(path) else {
-            return Reply::err("cannot load file");
+            return Reply::err(CANNOT_LOAD_FILE);
         };
         let Ok(record) = sgf::parse_sgf(&text) else {
-            return Reply::err("cannot load file");
+            return Reply::err(CANNOT_LOAD_FILE);
         };
         let Ok(mut pos) = Position::new(record.size, record.komi) else {
-            return Reply::err("cannot load file");
+            return Reply::err(CANNOT_LOAD_FILE);
         };
         let limit = match move_number {
-            Some(n) if n < 1 => return Reply::err("syntax error"),
+            Some(n) if n < 1 => return Reply::err(SYNTAX_ERROR),
             Some(n) => (n as usize).saturating_sub(1).min(record.moves.len()),
             None => record.moves.len(),
         };
@@ -137,7 +138,7 @@ impl GoSession {
         for &(color, (c, r)) in &record.setup {
             let placed = pos.point(c, r).map(|p| pos.place_setup_stone(color, p));
             if !matches!(placed, Some(Ok(()))) {
-                return Reply::err("cannot load file");
+                return Reply::err(CANNOT_LOAD_FILE);
             }
         }
         if !record.setup.is_empty() {
@@ -156,7 +157,7 @@ impl GoSession {
                     undo_stack.push(before);
                     kept.moves.push((color, coords));
                 }
-                _ => return Reply::err("cannot load file"),
+                _ => return Reply::err(CANNOT_LOAD_FILE),
             }
         }
         if let Some(&(color, _)) = record.moves.get(limit) {
@@ -165,9 +166,7 @@ impl GoSession {
         self.pos = pos;
         self.undo_stack = undo_stack;
         self.record = kept;
-        if let Some(search) = self.search.as_mut() {
-            search.clear();
-        }
+        self.thinker.clear();
         Reply::empty()
     }
 
@@ -177,7 +176,7 @@ impl GoSession {
             None => Reply::ok(text.trim_end()),
             Some(path) => match std::fs::write(path, text) {
                 Ok(()) => Reply::empty(),
-                Err(_) => Reply::err("cannot write file"),
+                Err(_) => Reply::err(CANNOT_SAVE_FILE),
             },
         }
     }

@@ -7,9 +7,9 @@ use crate::engine::options::DEFAULT_TIME_PER_MOVE;
 use crate::engine::Reply;
 use crate::game::go::Move;
 use crate::game::{Color, Game};
-use crate::search::{Decision, Limits, Search, SearchInfo};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use crate::search::time::TimeControl;
+use crate::engine::think::Thought;
+use crate::search::{Decision, Limits, SearchInfo};
 use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,8 +29,9 @@ impl GoSession {
     /// count if one was given, and the tightest of `--time-per-move` and
     /// the controller's clock; with neither, the default time.
     fn limits(&self, color: Color) -> Limits {
-        let points = self.pos.size() * self.pos.size();
-        let clock = self.clock.budget(color, self.pos.move_number(), points);
+        let points = (self.pos.size() * self.pos.size()) as u32;
+        let clock = (*self.clock.control() != TimeControl::None)
+            .then(|| self.clock.budget(color, points, self.pos.move_number() as u32));
         let time = match (self.options.time_per_move, clock) {
             (Some(t), Some(c)) => Some(t.min(c)),
             (t, c) => t.or(c),
@@ -49,33 +50,11 @@ impl GoSession {
         let mut pos = self.pos.clone();
         pos.set_to_move(color);
         let limits = self.limits(color);
-        let Some(mut search) = self.search.take() else {
-            return Reply::err("search unavailable");
-        };
-        let stop = Arc::new(AtomicBool::new(false));
         let started = Instant::now();
-        let job_stop = stop.clone();
-        let outcome = input
-            .think(stop, move || {
-                search.set_position(&pos);
-                let info = search.run(&limits, &job_stop, None);
-                let decision = search.decide();
-                (search, info, decision)
-            })
-            .await;
-        let (search, info, decision) = match outcome {
-            Ok(result) => result,
-            Err(e) => {
-                tracing::error!("{e}");
-                // The search was lost with its thread: start a fresh one so
-                // the engine keeps working.
-                self.search = Some(Search::new(self.options.search.clone(), self.sim.clone()));
-                return Reply::err("search failed");
-            }
+        let Some(Thought { info, decision }) = self.thinker.think(pos, limits, input).await else {
+            return Reply::err("search failed");
         };
-        self.search = Some(search);
-        self.clock.spent(color, started.elapsed());
-        log_search(&info);
+        self.clock.spend(color, started.elapsed());
 
         let mv = match decision {
             Some(Decision::Resign) if mode != Mode::Cleanup => return Reply::ok("resign"),
@@ -113,19 +92,4 @@ impl GoSession {
             .map(|c| c.mv)
             .find(|&mv| mv != Move::Pass && self.pos.is_legal_as(color, mv))
     }
-}
-
-fn log_search(info: &SearchInfo<Move>) {
-    let secs = info.elapsed.as_secs_f64().max(1e-9);
-    let best = info.candidates.first();
-    tracing::info!(
-        playouts = info.playouts,
-        playouts_per_sec = (info.playouts as f64 / secs) as u64,
-        winrate = info.winrate,
-        best = ?best.map(|c| c.mv),
-        visits = best.map(|c| c.visits).unwrap_or(0),
-        nodes = info.nodes,
-        memory_capped = info.memory_capped,
-        "search done in {secs:.2}s"
-    );
 }

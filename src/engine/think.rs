@@ -1,0 +1,92 @@
+//! Running one search for a session, whatever the game: the search moves to
+//! a blocking thread and comes back with its result, while the loop keeps
+//! reading input (see [`Input::think`]).
+
+use super::input::Input;
+use crate::game::Game;
+use crate::search::{Decision, Limits, Search, SearchInfo};
+use crate::sim::Simulator;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Where a session keeps its search between moves: `Option` because the
+/// search lives on the thinking thread while it runs.
+pub struct Thinker<G: Game> {
+    search: Option<Search<G>>,
+    config: crate::search::SearchConfig,
+    sim: Arc<dyn Simulator<G>>,
+}
+
+/// What a finished search produced.
+pub struct Thought<M> {
+    pub info: SearchInfo<M>,
+    pub decision: Option<Decision<M>>,
+}
+
+impl<G: Game> Thinker<G> {
+    pub fn new(config: crate::search::SearchConfig, sim: Arc<dyn Simulator<G>>) -> Self {
+        Thinker {
+            search: Some(Search::new(config.clone(), sim.clone())),
+            config,
+            sim,
+        }
+    }
+
+    pub fn simulator(&self) -> &Arc<dyn Simulator<G>> {
+        &self.sim
+    }
+
+    /// Forgets the tree (new game, loaded record).
+    pub fn clear(&mut self) {
+        if let Some(search) = self.search.as_mut() {
+            search.clear();
+        }
+    }
+
+    /// Searches `pos` within `limits`, reusing the tree where the position
+    /// follows from the last search. A search thread that panicked is
+    /// logged and replaced by a fresh search: the engine keeps serving.
+    pub async fn think(&mut self, pos: G, limits: Limits, input: &mut Input) -> Option<Thought<G::Move>> {
+        let mut search = match self.search.take() {
+            Some(s) => s,
+            None => Search::new(self.config.clone(), self.sim.clone()),
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let job_stop = stop.clone();
+        let outcome = input
+            .think(stop, move || {
+                search.set_position(&pos);
+                let info = search.run(&limits, &job_stop, None);
+                let decision = search.decide();
+                (search, info, decision)
+            })
+            .await;
+        match outcome {
+            Ok((search, info, decision)) => {
+                self.search = Some(search);
+                log_search(&info);
+                Some(Thought { info, decision })
+            }
+            Err(e) => {
+                tracing::error!("{e}");
+                self.search = Some(Search::new(self.config.clone(), self.sim.clone()));
+                None
+            }
+        }
+    }
+}
+
+fn log_search<M: std::fmt::Debug>(info: &SearchInfo<M>) {
+    let secs = info.elapsed.as_secs_f64().max(1e-9);
+    let best = info.candidates.first();
+    tracing::info!(
+        playouts = info.playouts,
+        playouts_per_sec = (info.playouts as f64 / secs) as u64,
+        winrate = info.winrate,
+        best = ?best.map(|c| &c.mv),
+        visits = best.map(|c| c.visits).unwrap_or(0),
+        nodes = info.nodes,
+        memory_capped = info.memory_capped,
+        "search done in {secs:.2}s"
+    );
+}
