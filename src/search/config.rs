@@ -124,7 +124,8 @@ impl Default for SearchConfig {
 /// first. Both `None` means "until stopped" (analysis, pondering).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Playouts in this run (a leaf counts `playouts_per_leaf`).
+    /// Playouts in this run (a leaf counts `playouts_per_leaf`; rounded up
+    /// to whole leaves).
     pub playouts: Option<u64>,
     /// Wall-clock time for this run.
     pub time: Option<Duration>,

@@ -9,7 +9,7 @@
 use super::config::{Limits, SearchConfig, EARLY_STOP_CHECK_EVERY, EARLY_STOP_MIN_ELAPSED};
 use super::info::{self, Decision, RunCounters, SearchInfo};
 use super::tree::{NodeId, Tree};
-use super::uct::{self, LeafResult, Path, Scratch};
+use super::uct::{self, Context, LeafResult, Path, Scratch};
 use crate::game::{Game, Outcome};
 use crate::sim::{LeafStats, Simulator};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -88,7 +88,10 @@ impl<G: Game> Search<G> {
     /// current root or is reached from it by one or two moves (matched by
     /// hash, which includes the side to move); otherwise the tree starts
     /// afresh. Root score and ownership totals restart either way unless
-    /// the position is unchanged.
+    /// the position is unchanged. The kept subtree is copied into a fresh
+    /// arena before the old one is freed, so for that moment up to twice
+    /// the node cap may be in use. (A Go position reached by the same moves
+    /// has the same history, so superko legality of the kept children holds.)
     pub fn set_position(&mut self, pos: &G) {
         let target = pos.hash();
         let kept = match (&self.root_pos, self.tree.root) {
@@ -104,6 +107,7 @@ impl<G: Game> Search<G> {
             None => Tree::new(self.config.max_memory_bytes),
         };
         self.root_pos = Some(pos.clone());
+        self.last_run = RunCounters::default();
     }
 
     /// Forgets the tree and the position (a new game).
@@ -151,10 +155,13 @@ impl<G: Game> Search<G> {
                 done: RunCounters::default(),
                 next_early_check: EARLY_STOP_CHECK_EVERY,
             }),
-            root,
-            root_pos,
-            sim: self.sim.as_ref(),
-            config: &self.config,
+            ctx: Context {
+                root,
+                root_pos,
+                sim: self.sim.as_ref(),
+                cfg: &self.config,
+                weight: self.config.playouts_per_leaf.max(1),
+            },
             limits: *limits,
             start,
             deadline: limits.time.map(|t| start + t),
@@ -210,10 +217,11 @@ fn wait_and_report<G: Game>(
                         elapsed: shared.start.elapsed(),
                         ..state.done
                     };
-                    info::collect(state.tree, Some(shared.root_pos), run)
+                    info::collect(state.tree, Some(shared.ctx.root_pos), run)
                 };
                 callback(&snapshot);
-                next += interval;
+                // A slow callback skips reports rather than bunching them.
+                next = (next + interval).max(Instant::now());
             }
             Ok(()) => {}
         }
@@ -250,10 +258,7 @@ fn find_descendant<G: Game>(
 /// What the workers share during one run.
 struct Shared<'a, G: Game> {
     state: Mutex<RunState<'a, G::Move>>,
-    root: NodeId,
-    root_pos: &'a G,
-    sim: &'a dyn Simulator<G>,
-    config: &'a SearchConfig,
+    ctx: Context<'a, G>,
     limits: Limits,
     start: Instant,
     deadline: Option<Instant>,
@@ -283,20 +288,9 @@ struct Batch<G: Game> {
     scratch: Scratch<G::Move>,
 }
 
-impl<'a, G: Game> Shared<'a, G> {
-    fn lock(&self) -> MutexGuard<'_, RunState<'a, G::Move>> {
-        // A worker that panicked leaves the tree consistent enough to read;
-        // the panic itself resurfaces when the scope joins.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn weight(&self) -> u32 {
-        self.config.playouts_per_leaf.max(1)
-    }
-
-    /// The worker loop: select, simulate (unlocked), back up.
-    fn work(&self) {
-        let mut batch = Batch {
+impl<G: Game> Default for Batch<G> {
+    fn default() -> Self {
+        Batch {
             positions: Vec::new(),
             paths: Vec::new(),
             to_simulate: 0,
@@ -304,7 +298,20 @@ impl<'a, G: Game> Shared<'a, G> {
             terminal: Vec::new(),
             spare_paths: Vec::new(),
             scratch: Scratch::default(),
-        };
+        }
+    }
+}
+
+impl<'a, G: Game> Shared<'a, G> {
+    fn lock(&self) -> MutexGuard<'_, RunState<'a, G::Move>> {
+        // A worker that panicked leaves the tree consistent enough to read;
+        // the panic itself resurfaces when the scope joins.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The worker loop: select, simulate (unlocked), back up.
+    fn work(&self) {
+        let mut batch = Batch::default();
         loop {
             let seed = {
                 let mut state = self.lock();
@@ -313,7 +320,7 @@ impl<'a, G: Game> Shared<'a, G> {
                     return;
                 }
                 self.select(&mut state, leaves, &mut batch);
-                let seed = self.config.seed.wrapping_add(state.simulations);
+                let seed = self.ctx.cfg.seed.wrapping_add(state.simulations);
                 state.simulations += leaves as u64;
                 seed
             };
@@ -322,8 +329,8 @@ impl<'a, G: Game> Shared<'a, G> {
                 batch.stats.resize_with(live, LeafStats::default);
             }
             if live > 0 {
-                let weight = self.weight();
-                self.sim.simulate(
+                let weight = self.ctx.weight;
+                self.ctx.sim.simulate(
                     &batch.positions[..live],
                     weight,
                     seed,
@@ -345,10 +352,10 @@ impl<'a, G: Game> Shared<'a, G> {
             self.halt.store(true, Ordering::Relaxed);
             return 0;
         }
-        let mut leaves = self.config.leaves_per_batch.max(1) as u64;
+        let mut leaves = self.ctx.cfg.leaves_per_batch.max(1) as u64;
         if let Some(limit) = self.limits.playouts {
             let left = limit.saturating_sub(state.started_playouts);
-            leaves = leaves.min(left.div_ceil(self.weight() as u64));
+            leaves = leaves.min(left.div_ceil(self.ctx.weight as u64));
         }
         leaves as usize
     }
@@ -360,17 +367,13 @@ impl<'a, G: Game> Shared<'a, G> {
         for _ in 0..leaves {
             let slot = batch.to_simulate;
             if slot == batch.positions.len() {
-                batch.positions.push(self.root_pos.clone());
+                batch.positions.push(self.ctx.root_pos.clone());
                 batch.paths.push(Path::default());
             }
             let outcome = uct::descend(
                 state.tree,
-                self.root,
-                self.root_pos,
+                &self.ctx,
                 &mut batch.positions[slot],
-                self.sim,
-                self.config,
-                self.weight(),
                 &mut batch.paths[slot],
                 &mut batch.scratch,
             );
@@ -383,12 +386,12 @@ impl<'a, G: Game> Shared<'a, G> {
                 }
                 None => batch.to_simulate += 1,
             }
-            state.started_playouts += self.weight() as u64;
+            state.started_playouts += self.ctx.weight as u64;
         }
     }
 
     fn back_up(&self, state: &mut RunState<'_, G::Move>, batch: &mut Batch<G>) {
-        let weight = self.weight();
+        let weight = self.ctx.weight;
         let leaves = batch.to_simulate + batch.terminal.len();
         let mut done = 0;
         for i in 0..batch.to_simulate {
@@ -403,7 +406,7 @@ impl<'a, G: Game> Shared<'a, G> {
                 &batch.paths[i],
                 &result,
                 weight,
-                self.root_pos,
+                self.ctx.root_pos,
                 &mut batch.scratch,
             );
             state.tree.totals.add(stats);
@@ -416,7 +419,7 @@ impl<'a, G: Game> Shared<'a, G> {
                 &path,
                 &result,
                 weight,
-                self.root_pos,
+                self.ctx.root_pos,
                 &mut batch.scratch,
             );
             done += weight as u64;
@@ -429,7 +432,7 @@ impl<'a, G: Game> Shared<'a, G> {
     /// Halts the run when the most visited root move is further ahead than
     /// the playouts still to come could make up.
     fn check_early_stop(&self, state: &mut RunState<'_, G::Move>) {
-        if !self.config.early_stop || state.done.iterations < state.next_early_check {
+        if !self.ctx.cfg.early_stop || state.done.iterations < state.next_early_check {
             return;
         }
         state.next_early_check = state.done.iterations + EARLY_STOP_CHECK_EVERY;
@@ -451,7 +454,7 @@ impl<'a, G: Game> Shared<'a, G> {
         }
         let tree = &*state.tree;
         let (mut first, mut second) = (0, 0);
-        for c in tree.node(self.root).children() {
+        for c in tree.node(self.ctx.root).children() {
             let v = tree.node(c).visits;
             if v > first {
                 second = first;

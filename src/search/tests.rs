@@ -468,3 +468,25 @@ fn search_is_send() {
     assert_eq!(s.info().root_visits, 0);
     assert_eq!(s.position(), None);
 }
+
+/// Tree throughput with near-free playouts (tic-tac-toe): the cost of the
+/// search itself. Not a check; run with
+/// `cargo test --release --lib search::tests::throughput -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn throughput() {
+    for (threads, batch) in [(1, 1), (2, 1), (2, 8)] {
+        let config = SearchConfig {
+            threads,
+            leaves_per_batch: batch,
+            ..no_early_stop()
+        };
+        let mut s = search(config, &TicTacToe::new());
+        let info = run(&mut s, playouts(500_000));
+        let rate = info.playouts as f64 / info.elapsed.as_secs_f64();
+        println!(
+            "threads {threads} batch {batch}: {} playouts in {:?} = {rate:.0}/s, {} nodes",
+            info.playouts, info.elapsed, info.nodes
+        );
+    }
+}

@@ -162,23 +162,35 @@ pub(super) fn expand<G: Game>(
     }
 }
 
+/// What a descent reads besides the tree; fixed for a whole run.
+pub(super) struct Context<'a, G: Game> {
+    pub root: NodeId,
+    pub root_pos: &'a G,
+    pub sim: &'a dyn Simulator<G>,
+    pub cfg: &'a SearchConfig,
+    /// Playouts per leaf: the virtual loss one descent adds to its path.
+    pub weight: u32,
+}
+
 /// Walks from the root to a leaf, playing the tree moves on `pos` (reset to
-/// `root_pos` first), expanding leaves that have enough visits and adding
-/// `weight` virtual loss to every node on the path. Returns the outcome if
+/// the root position first), expanding leaves that have enough visits and
+/// adding virtual loss to every node on the path. Returns the outcome if
 /// the leaf is terminal (score it directly), `None` if it must be simulated.
 /// The root is always expanded, so there is always a move to choose.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn descend<G: Game>(
     tree: &mut Tree<G::Move>,
-    root: NodeId,
-    root_pos: &G,
+    ctx: &Context<'_, G>,
     pos: &mut G,
-    sim: &dyn Simulator<G>,
-    cfg: &SearchConfig,
-    weight: u32,
     path: &mut Path,
     scratch: &mut Scratch<G::Move>,
 ) -> Option<Outcome> {
+    let Context {
+        root,
+        root_pos,
+        sim,
+        cfg,
+        weight,
+    } = *ctx;
     pos.clone_from(root_pos);
     path.clear();
     let mut id = root;
