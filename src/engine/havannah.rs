@@ -2,7 +2,7 @@
 //! searches out. White moves first; `swap` lets the second player take over
 //! the first stone.
 
-use super::input::Input;
+use super::connection::Connection;
 use super::think::{Thinker, Thought};
 use super::{EngineOptions, Reply, Session};
 use crate::game::havannah::{hgf, Move, Position};
@@ -134,7 +134,7 @@ impl HavannahSession {
         Limits { playouts, time }
     }
 
-    async fn genmove(&mut self, color: Option<Color>, seconds: Option<f64>, input: &mut Input) -> Reply {
+    async fn genmove(&mut self, color: Option<Color>, seconds: Option<f64>, conn: &mut Connection) -> Reply {
         if self.pos.outcome().is_some() {
             return Reply::err(GAME_OVER);
         }
@@ -144,7 +144,7 @@ impl HavannahSession {
         }
         let limits = self.limits(color, seconds);
         let started = Instant::now();
-        let Some(Thought { decision, .. }) = self.thinker.think(self.pos.clone(), limits, input).await else {
+        let Some(Thought { decision, .. }) = self.thinker.think(self.pos.clone(), limits, conn, None).await else {
             return Reply::err("search failed");
         };
         self.book_time(color, started.elapsed());
@@ -241,7 +241,7 @@ impl HavannahSession {
 }
 
 impl Session for HavannahSession {
-    async fn execute(&mut self, text: &str, input: &mut Input) -> Reply {
+    async fn execute(&mut self, id: Option<u32>, text: &str, conn: &mut Connection) -> Reply {
         let command = match parse_htp(text) {
             Ok(c) => c,
             Err(e) => return Reply::err(e.reply_text()),
@@ -262,7 +262,7 @@ impl Session for HavannahSession {
                 Some(mv) => self.play(color, mv).err().unwrap_or_else(Reply::empty),
                 None => Reply::err(ILLEGAL_MOVE),
             },
-            HtpCommand::Genmove { color, seconds } => self.genmove(color, seconds, input).await,
+            HtpCommand::Genmove { color, seconds } => self.genmove(color, seconds, conn).await,
             HtpCommand::Undo(n) => {
                 if n as usize > self.undo_stack.len() {
                     return Reply::err(CANNOT_UNDO);

@@ -3,17 +3,17 @@
 //!
 //! One session type per game ([`go::GoSession`], [`havannah::HavannahSession`])
 //! turns typed protocol commands into rule calls and searches. Searches run
-//! on blocking threads (see [`input::Input::think`]) so input keeps flowing.
+//! on blocking threads (see [`connection::Connection::think`]) so input keeps
+//! flowing and analysis lines can be written while the engine thinks.
 
 pub mod go;
-pub mod input;
+pub mod connection;
 pub mod options;
 pub mod think;
 
 use crate::protocol::{self, line, Line};
-use input::Input;
+use connection::Connection;
 pub use options::EngineOptions;
-use std::io::Write;
 
 /// What a session answers to one command.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +24,8 @@ pub enum Reply {
     Failure(String),
     /// `= ` and then shut down (the `quit` command).
     Quit,
+    /// The session already wrote the whole reply (analysis streams).
+    Streamed,
 }
 
 impl Reply {
@@ -38,18 +40,26 @@ impl Reply {
     }
 }
 
-/// A game's command handler. `execute` gets the command text (id and
-/// comments already stripped) and the input, so a long search can keep
-/// reading lines while it thinks.
+/// A game's command handler. `execute` gets the command's id and text
+/// (comments already stripped) and the connection, so a long search can
+/// keep reading lines, and an analysis can stream, while it thinks.
 #[allow(async_fn_in_trait)] // sessions run on the loop's own thread
 pub trait Session {
-    async fn execute(&mut self, text: &str, input: &mut Input) -> Reply;
+    async fn execute(&mut self, id: Option<u32>, text: &str, conn: &mut Connection) -> Reply;
+}
+
+/// The first line of a streamed success reply: `=id ` and a newline.
+pub fn stream_header(id: Option<u32>) -> String {
+    match id {
+        Some(id) => format!("={id} \n"),
+        None => "= \n".to_string(),
+    }
 }
 
 /// Serves `session` until `quit` or end of input. Returns normally in both
 /// cases: an engine that loses its controller simply exits.
-pub async fn serve<S: Session, W: Write>(session: &mut S, input: &mut Input, out: &mut W) {
-    while let Some(raw) = input.next_line().await {
+pub async fn serve<S: Session>(session: &mut S, conn: &mut Connection) {
+    while let Some(raw) = conn.next_line().await {
         let (id, reply) = match line::preprocess(&raw) {
             Line::Blank | Line::Interrupt => continue,
             Line::Malformed { reason } => {
@@ -58,16 +68,17 @@ pub async fn serve<S: Session, W: Write>(session: &mut S, input: &mut Input, out
             }
             Line::Command { id, text } => {
                 tracing::debug!(%text, "command");
-                (id, session.execute(&text, input).await)
+                (id, session.execute(id, &text, conn).await)
             }
         };
         let (text, quit) = match &reply {
             Reply::Success(body) => (protocol::success(id, body), false),
             Reply::Failure(msg) => (protocol::failure(id, msg), false),
             Reply::Quit => (protocol::success(id, ""), true),
+            Reply::Streamed => continue,
         };
         // A controller that went away is no reason to panic: stop serving.
-        if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() || quit {
+        if conn.write(&text).is_err() || quit {
             return;
         }
     }
@@ -113,17 +124,10 @@ pub fn run(kind: GameKind, options: EngineOptions) -> i32 {
         }
     };
     runtime.block_on(async move {
-        let mut input = input::spawn_reader(std::io::stdin());
-        let mut stdout = std::io::stdout().lock();
+        let mut conn = connection::connect(std::io::stdin(), Box::new(std::io::stdout()));
         match kind {
-            GameKind::Go => {
-                let mut session = go::GoSession::new(options);
-                serve(&mut session, &mut input, &mut stdout).await;
-            }
-            GameKind::Havannah => {
-                let mut session = havannah::HavannahSession::new(options);
-                serve(&mut session, &mut input, &mut stdout).await;
-            }
+            GameKind::Go => serve(&mut go::GoSession::new(options), &mut conn).await,
+            GameKind::Havannah => serve(&mut havannah::HavannahSession::new(options), &mut conn).await,
         }
     });
     0

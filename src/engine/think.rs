@@ -1,13 +1,26 @@
 //! Running one search for a session, whatever the game: the search moves to
 //! a blocking thread and comes back with its result, while the loop keeps
-//! reading input (see [`Input::think`]).
+//! reading input and writing analysis lines (see [`Connection::think`]).
 
-use super::input::Input;
+use super::connection::{Connection, OnInput};
 use crate::game::Game;
 use crate::search::{Decision, Limits, Search, SearchInfo};
 use crate::sim::Simulator;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// Turns a search snapshot into one line of analysis output (with its
+/// newline).
+pub type Formatter<M> = Box<dyn Fn(&SearchInfo<M>) -> String + Send + Sync>;
+
+/// Live reporting for a search: every `interval` (or once at the end when
+/// it is zero) a line from `format`, and what new input does to it.
+pub struct Stream<M> {
+    pub interval: Duration,
+    pub format: Formatter<M>,
+    pub on_input: OnInput,
+}
 
 /// Where a session keeps its search between moves: `Option` because the
 /// search lives on the thinking thread while it runs.
@@ -44,24 +57,45 @@ impl<G: Game> Thinker<G> {
     }
 
     /// Searches `pos` within `limits`, reusing the tree where the position
-    /// follows from the last search. A search thread that panicked is
-    /// logged and replaced by a fresh search: the engine keeps serving.
-    pub async fn think(&mut self, pos: G, limits: Limits, input: &mut Input) -> Option<Thought<G::Move>> {
+    /// follows from the last search, streaming reports if asked. A search
+    /// thread that panicked is logged and replaced by a fresh search: the
+    /// engine keeps serving.
+    pub async fn think(
+        &mut self,
+        pos: G,
+        limits: Limits,
+        conn: &mut Connection,
+        stream: Option<Stream<G::Move>>,
+    ) -> Option<Thought<G::Move>> {
         let mut search = match self.search.take() {
             Some(s) => s,
             None => Search::new(self.config.clone(), self.sim.clone()),
         };
         let stop = Arc::new(AtomicBool::new(false));
         let job_stop = stop.clone();
-        let outcome = input
-            .think(stop, move || {
-                search.set_position(&pos);
-                let info = search.run(&limits, &job_stop, None);
-                let decision = search.decide();
-                (search, info, decision)
-            })
-            .await;
-        match outcome {
+        let on_input = stream.as_ref().map_or(OnInput::Queue, |s| s.on_input);
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let progress = stream.is_some().then_some(rx);
+        let job = move || {
+            search.set_position(&pos);
+            let info = match stream {
+                Some(Stream { interval, format, .. }) if !interval.is_zero() => {
+                    let mut report = |info: &SearchInfo<G::Move>| {
+                        let _ = tx.send(format(info));
+                    };
+                    search.run(&limits, &job_stop, Some((interval, &mut report)))
+                }
+                Some(Stream { format, .. }) => {
+                    let info = search.run(&limits, &job_stop, None);
+                    let _ = tx.send(format(&info));
+                    info
+                }
+                None => search.run(&limits, &job_stop, None),
+            };
+            let decision = search.decide();
+            (search, info, decision)
+        };
+        match conn.think(stop, on_input, progress, job).await {
             Ok((search, info, decision)) => {
                 self.search = Some(search);
                 log_search(&info);

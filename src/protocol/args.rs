@@ -62,6 +62,7 @@ pub enum Expected {
     StoneStatus,
     TimeSystem,
     TimeOption,
+    AnalyzeKeyword,
 }
 
 impl fmt::Display for Expected {
@@ -80,6 +81,7 @@ impl fmt::Display for Expected {
             Expected::StoneStatus => "status (alive, dead, seki)",
             Expected::TimeSystem => "time system (none, absolute, byoyomi, canadian)",
             Expected::TimeOption => "time option (like -m or --game)",
+            Expected::AnalyzeKeyword => "analysis keyword (interval, minmoves, maxmoves, ownership)",
         })
     }
 }

@@ -9,6 +9,7 @@
 //! GTP names are lower case and `PLAY` is an unknown command.
 
 use crate::game::Color;
+use crate::protocol::analyze::{parse_analyze, AnalyzeFormat, AnalyzeRequest};
 use crate::protocol::args::{keyword, split_name, Args, Expected, ParseError};
 use crate::protocol::time::{
     parse_kgs_time_settings, parse_time_left, parse_time_settings, TimeSystem,
@@ -57,6 +58,11 @@ pub enum GtpCommand {
     /// GoGui's marker that the engine understands the `# interrupt` line;
     /// sent as a command it is a no-op that succeeds.
     GoguiInterrupt,
+    /// `lz-analyze` / `kata-analyze`: stream `info` lines until the next
+    /// command arrives.
+    Analyze(AnalyzeRequest),
+    /// `genmove_analyze` and its `lz-` / `kata-` forms: stream, then play.
+    GenmoveAnalyze(AnalyzeRequest),
     /// A name we do not know, kept for the log. Arguments are not looked at.
     Unknown(String),
 }
@@ -102,6 +108,11 @@ pub const GTP_COMMANDS: &[&str] = &[
     "all_legal",
     "captures",
     "gogui-interrupt",
+    "lz-analyze",
+    "kata-analyze",
+    "genmove_analyze",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
 ];
 
 /// Parses the command text of a [`crate::protocol::Line::Command`].
@@ -151,6 +162,12 @@ pub fn parse_gtp(text: &str) -> Result<GtpCommand, ParseError> {
         "all_legal" => C::AllLegal(args.color()?),
         "captures" => C::Captures(args.color()?),
         "gogui-interrupt" => C::GoguiInterrupt,
+        "lz-analyze" => C::Analyze(parse_analyze(AnalyzeFormat::Lz, &mut args, false)?),
+        "kata-analyze" => C::Analyze(parse_analyze(AnalyzeFormat::Kata, &mut args, false)?),
+        "genmove_analyze" | "lz-genmove_analyze" => {
+            C::GenmoveAnalyze(parse_analyze(AnalyzeFormat::Lz, &mut args, true)?)
+        }
+        "kata-genmove_analyze" => C::GenmoveAnalyze(parse_analyze(AnalyzeFormat::Kata, &mut args, true)?),
         unknown => return Ok(C::Unknown(unknown.to_string())),
     };
     args.finish()?;
@@ -192,6 +209,14 @@ impl GtpCommand {
             C::AllLegal(_) => "all_legal",
             C::Captures(_) => "captures",
             C::GoguiInterrupt => "gogui-interrupt",
+            C::Analyze(r) => match r.format {
+                AnalyzeFormat::Lz => "lz-analyze",
+                AnalyzeFormat::Kata => "kata-analyze",
+            },
+            C::GenmoveAnalyze(r) => match r.format {
+                AnalyzeFormat::Lz => "lz-genmove_analyze",
+                AnalyzeFormat::Kata => "kata-genmove_analyze",
+            },
             C::Unknown(name) => name,
         }
     }

@@ -34,6 +34,7 @@
 //!
 //! [`Color`]: crate::game::Color
 
+pub mod analyze;
 pub mod args;
 pub mod gtp;
 pub mod hex_vertex;
@@ -48,6 +49,7 @@ mod gtp_tests;
 #[cfg(test)]
 mod htp_tests;
 
+pub use analyze::{AnalyzeFormat, AnalyzeRequest};
 pub use args::{Expected, ParseError};
 pub use gtp::{parse_gtp, GtpCommand, StoneStatus, GTP_COMMANDS};
 pub use hex_vertex::{HexMove, HexVertex};

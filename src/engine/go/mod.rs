@@ -5,11 +5,12 @@
 //! stays small and the longer ones live in sibling files (setup, scoring,
 //! think).
 
+mod analysis;
 mod scoring;
 mod setup;
 mod think;
 
-use super::input::Input;
+use super::connection::Connection;
 use super::{EngineOptions, Reply, Session};
 use crate::game::go::{Move, Point, Position};
 use crate::game::{Color, Game};
@@ -128,7 +129,7 @@ impl GoSession {
 }
 
 impl Session for GoSession {
-    async fn execute(&mut self, text: &str, input: &mut Input) -> Reply {
+    async fn execute(&mut self, id: Option<u32>, text: &str, conn: &mut Connection) -> Reply {
         let command = match gtp::parse_gtp(text) {
             Ok(c) => c,
             Err(_) => return Reply::err(SYNTAX_ERROR),
@@ -158,9 +159,9 @@ impl Session for GoSession {
                 Some(mv) => self.play(color, mv).err().unwrap_or_else(Reply::empty),
                 None => Reply::err(ILLEGAL_MOVE),
             },
-            GtpCommand::Genmove(color) => self.genmove(color, think::Mode::Play, input).await,
-            GtpCommand::KgsGenmoveCleanup(color) => self.genmove(color, think::Mode::Cleanup, input).await,
-            GtpCommand::RegGenmove(color) => self.genmove(color, think::Mode::Regression, input).await,
+            GtpCommand::Genmove(color) => self.genmove(color, think::Mode::Play, conn).await,
+            GtpCommand::KgsGenmoveCleanup(color) => self.genmove(color, think::Mode::Cleanup, conn).await,
+            GtpCommand::RegGenmove(color) => self.genmove(color, think::Mode::Regression, conn).await,
             GtpCommand::Undo => self.undo(),
             GtpCommand::ShowBoard => Reply::ok(format!("\n{}", self.pos.showboard().trim_end())),
             GtpCommand::FixedHandicap(n) => self.fixed_handicap(n),
@@ -187,6 +188,8 @@ impl Session for GoSession {
             GtpCommand::AllLegal(color) => Reply::ok(self.vertex_list(self.pos.legal_points_as(color))),
             GtpCommand::Captures(color) => Reply::ok(self.pos.captures(color).to_string()),
             GtpCommand::GoguiInterrupt => Reply::empty(),
+            GtpCommand::Analyze(request) => self.analyze(id, request, conn).await,
+            GtpCommand::GenmoveAnalyze(request) => self.genmove_analyze(id, request, conn).await,
             GtpCommand::Unknown(_) => Reply::err(UNKNOWN_COMMAND),
         }
     }

@@ -2,13 +2,13 @@
 //! into a move.
 
 use super::GoSession;
-use crate::engine::input::Input;
+use crate::engine::connection::Connection;
 use crate::engine::options::DEFAULT_TIME_PER_MOVE;
 use crate::engine::Reply;
 use crate::game::go::Move;
 use crate::game::{Color, Game};
 use crate::search::time::TimeControl;
-use crate::engine::think::Thought;
+use crate::engine::think::{Stream, Thought};
 use crate::search::{Decision, Limits, SearchInfo};
 use std::time::Instant;
 
@@ -46,18 +46,33 @@ impl GoSession {
         }
     }
 
-    pub(super) async fn genmove(&mut self, color: Color, mode: Mode, input: &mut Input) -> Reply {
+    pub(super) async fn genmove(&mut self, color: Color, mode: Mode, conn: &mut Connection) -> Reply {
+        match self.choose_and_play(color, mode, conn, None).await {
+            Ok(text) => Reply::ok(text),
+            Err(reply) => reply,
+        }
+    }
+
+    /// Searches for `color`, plays the chosen move (unless regression
+    /// mode) and returns its text: a vertex, `pass` or `resign`.
+    pub(super) async fn choose_and_play(
+        &mut self,
+        color: Color,
+        mode: Mode,
+        conn: &mut Connection,
+        stream: Option<Stream<Move>>,
+    ) -> Result<String, Reply> {
         let mut pos = self.pos.clone();
         pos.set_to_move(color);
         let limits = self.limits(color);
         let started = Instant::now();
-        let Some(Thought { info, decision }) = self.thinker.think(pos, limits, input).await else {
-            return Reply::err("search failed");
+        let Some(Thought { info, decision }) = self.thinker.think(pos, limits, conn, stream).await else {
+            return Err(Reply::err("search failed"));
         };
         self.clock.spend(color, started.elapsed());
 
         let mv = match decision {
-            Some(Decision::Resign) if mode != Mode::Cleanup => return Reply::ok("resign"),
+            Some(Decision::Resign) if mode != Mode::Cleanup => return Ok("resign".to_string()),
             Some(Decision::Play(mv)) => mv,
             Some(Decision::Resign) | None => Move::Pass,
         };
@@ -71,9 +86,9 @@ impl GoSession {
             // going rather than handing the controller an illegal move.
             tracing::error!(?mv, "search chose an illegal move; passing");
             let _ = self.play(color, Move::Pass);
-            return Reply::ok("pass");
+            return Ok("pass".to_string());
         }
-        Reply::ok(self.vertex(mv).to_string())
+        Ok(self.vertex(mv).to_string())
     }
 
     /// In cleanup mode, the best non-pass candidate while dead opponent

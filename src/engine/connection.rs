@@ -1,32 +1,39 @@
-//! Standard input, read on a dedicated thread.
+//! The connection to the controller: lines in from a dedicated stdin
+//! thread, replies out through the one writer of stdout.
 //!
 //! Why a thread: reading stdin is blocking, and the engine loop must keep
-//! seeing lines (for `# interrupt`, and so commands queue in order) while a
-//! search runs on its own threads. The thread only frames bytes into lines;
-//! all interpretation happens in the loop.
+//! seeing lines (for `# interrupt`, for ending an analysis stream, and so
+//! commands queue in order) while a search runs on its own threads. The
+//! thread only frames bytes into lines; all interpretation happens in the
+//! loop.
 
 use std::collections::VecDeque;
 use crate::protocol::line::read_line_capped;
-use std::io::{BufRead, Read};
+use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::sync::mpsc;
+
+/// Where replies go. Boxed so tests can capture them.
+pub type Output = Box<dyn Write + Send>;
 
 /// Lines queued between the reader thread and the loop. Small: GTP is
 /// request/response, so a controller never runs far ahead.
 const CHANNEL_DEPTH: usize = 64;
 
-/// Spawns the reader thread over `source` and returns the loop's end.
-pub fn spawn_reader<R: Read + Send + 'static>(source: R) -> Input {
+/// Spawns the reader thread over `source` and returns the loop's end,
+/// writing replies to `out`.
+pub fn connect<R: Read + Send + 'static>(source: R, out: Output) -> Connection {
     let (tx, rx) = mpsc::channel(CHANNEL_DEPTH);
     std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || read_lines(std::io::BufReader::new(source), tx))
         .expect("spawning the stdin thread");
-    Input {
+    Connection {
         rx,
         pending: VecDeque::new(),
         closed: false,
+        out,
     }
 }
 
@@ -46,12 +53,22 @@ fn read_lines<R: BufRead>(mut reader: R, tx: mpsc::Sender<Vec<u8>>) {
     }
 }
 
-/// The loop's view of standard input: lines in order, plus the lines that
-/// arrived while a search was running.
-pub struct Input {
+/// The loop's view of the controller: lines in order (plus those that
+/// arrived while a search was running), and the output.
+pub struct Connection {
     rx: mpsc::Receiver<Vec<u8>>,
     pending: VecDeque<Vec<u8>>,
     closed: bool,
+    out: Output,
+}
+
+/// How a running search treats new input lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnInput {
+    /// Queue them (genmove: GTP is sequential).
+    Queue,
+    /// Stop the search, then queue them (lz-analyze ends at the next line).
+    Stop,
 }
 
 /// True for GoGui's interrupt comment, which must act at once rather than
@@ -60,7 +77,13 @@ fn is_interrupt(raw: &[u8]) -> bool {
     raw.trim_ascii() == b"# interrupt"
 }
 
-impl Input {
+impl Connection {
+    /// Writes `text` and flushes. An error means the controller is gone.
+    pub fn write(&mut self, text: &str) -> std::io::Result<()> {
+        self.out.write_all(text.as_bytes())?;
+        self.out.flush()
+    }
+
     /// The next line, or `None` at end of input.
     pub async fn next_line(&mut self) -> Option<Vec<u8>> {
         if let Some(line) = self.pending.pop_front() {
@@ -75,10 +98,17 @@ impl Input {
     }
 
     /// Runs `job` (a search) on a blocking thread while still reading input:
-    /// `# interrupt` raises `stop`, every other line waits its turn. A job
-    /// that panicked comes back as `Err` so the engine can answer `?` and
-    /// go on instead of dying.
-    pub async fn think<R, F>(&mut self, stop: Arc<AtomicBool>, job: F) -> Result<R, String>
+    /// `# interrupt` raises `stop`; other lines are queued and, with
+    /// [`OnInput::Stop`], also raise it. Lines arriving on `progress` are
+    /// written as they come (analysis output). A job that panicked comes
+    /// back as `Err` so the engine can answer `?` and go on.
+    pub async fn think<R, F>(
+        &mut self,
+        stop: Arc<AtomicBool>,
+        on_input: OnInput,
+        mut progress: Option<mpsc::UnboundedReceiver<String>>,
+        job: F,
+    ) -> Result<R, String>
     where
         R: Send + 'static,
         F: FnOnce() -> R + Send + 'static,
@@ -87,15 +117,42 @@ impl Input {
         loop {
             tokio::select! {
                 result = &mut handle => {
+                    // Reports sent just before the end still go out first.
+                    if let Some(rx) = progress.as_mut() {
+                        while let Ok(line) = rx.try_recv() {
+                            let _ = self.write(&line);
+                        }
+                    }
                     return result.map_err(|e| format!("search failed: {e}"));
+                }
+                Some(line) = recv_progress(&mut progress) => {
+                    let _ = self.write(&line);
                 }
                 line = self.rx.recv(), if !self.closed => match line {
                     Some(l) if is_interrupt(&l) => stop.store(true, Ordering::Relaxed),
-                    Some(l) => self.pending.push_back(l),
-                    None => self.closed = true,
+                    Some(l) => {
+                        self.pending.push_back(l);
+                        if on_input == OnInput::Stop {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    None => {
+                        self.closed = true;
+                        if on_input == OnInput::Stop {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
                 },
             }
         }
+    }
+}
+
+/// The next progress line, or never if there is no progress channel.
+async fn recv_progress(progress: &mut Option<mpsc::UnboundedReceiver<String>>) -> Option<String> {
+    match progress.as_mut() {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
     }
 }
 
@@ -107,9 +164,9 @@ mod tests {
     fn lines_of(bytes: &'static [u8]) -> Vec<Vec<u8>> {
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
         rt.block_on(async {
-            let mut input = spawn_reader(bytes);
+            let mut conn = connect(bytes, Box::new(std::io::sink()));
             let mut out = Vec::new();
-            while let Some(l) = input.next_line().await {
+            while let Some(l) = conn.next_line().await {
                 out.push(l);
             }
             out
