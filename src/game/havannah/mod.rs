@@ -28,11 +28,12 @@
 //!
 //! Files: `geometry` (numbering, neighbours, tables), `position` (state,
 //! moves, wins, the [`Game`](crate::game::Game) impl), `display`
-//! (coordinates text, showboard),
+//! (coordinates text, showboard), [`hgf`] (LittleGolem records),
 //! [`reference`] (slow definitions for tests and kernel checks).
 
 mod display;
 mod geometry;
+pub mod hgf;
 mod position;
 pub mod reference;
 
