@@ -1,1 +1,72 @@
-//! Havannah rules (in progress).
+//! Havannah rules.
+//!
+//! A hexagonal board of side 3..=10; White moves first; a player wins with a
+//! **ring** (a loop of own stones around at least one cell, whatever that
+//! cell holds), a **bridge** (a chain joining two corners) or a **fork** (a
+//! chain joining three edges; corners belong to no edge). A full board
+//! without a win is a draw.
+//!
+//! **Swap rule** (on by default): as its first move the second player
+//! (Black) may answer `swap`. The first stone stays where it is and becomes
+//! Black's, and White moves again, so White still plays every odd move.
+//! This is what Castro (`doswap`: the stone becomes player 2's, player 1 to
+//! play), OpenSpiel (the swap is the action of the first move's own cell,
+//! recoloured, first player to move) and LittleGolem records (`W[..];
+//! B[swap];W[..]`) all do.
+//!
+//! **Coordinates** are Castro's: the letter is the row (`a` at the top), the
+//! number the diagonal; row `y` (0-based) of side `s` runs from diagonal
+//! `max(1, y-s+2)` to `min(s+y, 2s-1)`. Side 8: corners a1, a8, h15, o15,
+//! o8, h1; centre h8. [`Cell`] is a dense index, row by row.
+//!
+//! **Win detection** keeps a disjoint-set forest over the stones (union by
+//! rank, iterative two-pass path compression: the shape of the GPU kernel of
+//! the design paper), each root carrying a 6-bit corner mask and a 6-bit
+//! edge mask, so bridges and forks cost one look-up per move. Rings are
+//! found exactly by two local tests, justified in `position.rs`, and checked
+//! against the flood-fill definition in [`reference`].
+//!
+//! Files: `geometry` (numbering, neighbours, tables), `position` (state,
+//! moves, wins, the [`Game`](crate::game::Game) impl), `display`
+//! (coordinates text, showboard), [`hgf`] (LittleGolem records),
+//! [`reference`] (slow definitions for tests and kernel checks).
+
+mod display;
+mod geometry;
+pub mod hgf;
+mod position;
+pub mod reference;
+
+#[cfg(test)]
+mod tests;
+
+pub use position::Position;
+
+/// Cells on the largest board (side 10): a size for fixed per-cell arrays.
+pub const MAX_CELLS: usize = geometry::MAX_CELLS;
+
+/// A cell of the board, as a dense index `0..num_cells`, row by row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(pub u16);
+
+/// A Havannah move: a stone on a cell, or the swap answer to the first move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Play(Cell),
+    Swap,
+}
+
+/// Which winning structure ended the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinKind {
+    Ring,
+    Bridge,
+    Fork,
+}
+
+/// A board side length outside `Position::MIN_SIZE..=Position::MAX_SIZE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardSizeError {
+    #[error("Havannah board side {0} is out of range 3..=10")]
+    OutOfRange(usize),
+}

@@ -1,0 +1,114 @@
+"""One Havannah game of scripts/match, between HTP (Castro-compatible) engines.
+
+Commands used: `boardsize N` (N cells per side), `clear_board`, `genmove w|b`,
+`play w|b <cell>` (Castro's default coordinates, such as `h8`) and
+`havannah_winner` (none, white, black or draw). White moves first. The game
+ends when the engine that just moved reports a winner or a draw.
+
+There is no Python Havannah board here (scripts/oracle/havannah_openspiel.py
+checks the rules): a move is judged illegal when it is malformed, repeats an
+occupied cell, or the opponent refuses to `play` it - the mover is the one
+that produced it, so the mover is held responsible, and the opponent's reason
+is kept in the game's detail.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from gtpclient import GtpEngineError
+from matchcore import Aborted, Forfeit, GameResult, MatchConfig, Player, forfeit_result, start_players
+
+CELL = re.compile(r"^[a-z][1-9][0-9]?$")
+WINNER_WORDS = {"white": "W", "black": "B", "draw": "draw", "none": None}
+
+
+def cell_count(size: int) -> int:
+    """Cells of a hexagonal board with `size` cells per side."""
+    return 3 * size * (size - 1) + 1
+
+
+def play_havannah_game(config: MatchConfig, index: int) -> GameResult:
+    black_spec, white_spec = config.colours_of_game(index)
+    result = GameResult(index=index, black=black_spec.key, white=white_spec.key, winner=None, result="Void", reason="")
+    moves: "list[tuple[str, str]]" = []
+    started = time.monotonic()
+    players: "dict[str, Player]" = {}
+    try:
+        players = start_players(config, index)
+        for player in players.values():
+            player.ask(f"boardsize {config.size}")
+            player.ask("clear_board")
+            player.setup_common(config.engine_seed(index, player.spec))
+        play_moves(config, players, moves, result)
+    except Forfeit as forfeit:
+        forfeit_result(result, forfeit)
+    except Aborted:
+        result.reason, result.result = "aborted", "Void"
+    finally:
+        for player in players.values():
+            result.think_time[player.key] = player.think_time
+            result.think_moves[player.key] = player.think_moves
+            player.close()
+        result.moves = moves
+        result.seconds = time.monotonic() - started
+    return result
+
+
+def ask_winner(player: Player) -> "str | None":
+    """'W', 'B', 'draw' or None (game goes on), from the engine's havannah_winner."""
+    word = player.ask("havannah_winner").split()
+    text = word[0].lower() if word else ""
+    if text not in WINNER_WORDS:
+        raise Forfeit(player.key, "error", f"{player.client.label}: havannah_winner answered {text!r}")
+    return WINNER_WORDS[text]
+
+
+def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, result: GameResult) -> None:
+    occupied: "set[str]" = set()
+    letter = "W"  # White moves first in Havannah
+    limit = min(config.max_moves, cell_count(config.size))
+    while len(moves) < limit:
+        mover, other = players[letter], players["B" if letter == "W" else "W"]
+        word = mover.genmove(letter.lower())
+        if word == "resign":
+            winner = other.colour
+            result.winner, result.result, result.reason = winner, f"{winner}+R", "resign"
+            result.detail = f"{mover.client.label} resigned"
+            return
+        if not CELL.match(word):
+            raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word!r}: not a cell")
+        if word in occupied:
+            raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word}: occupied")
+        try:
+            other.ask(f"play {letter.lower()} {word}")
+        except Forfeit as forfeit:
+            if forfeit.kind != "error" or not isinstance(forfeit.__cause__, GtpEngineError):
+                raise
+            raise Forfeit(
+                mover.key, "illegal", f"{mover.client.label} played {word}, refused by the opponent: {forfeit.detail}"
+            ) from None
+        occupied.add(word)
+        moves.append((letter, word))
+        outcome = ask_winner(mover)
+        if outcome is not None:
+            finish(result, outcome, other)
+            return
+        letter = other.colour
+    result.reason, result.result, result.winner = "max-moves", "Void", None
+    result.detail = f"no winner after {len(moves)} moves"
+
+
+def finish(result: GameResult, outcome: str, other: Player) -> None:
+    """Records the mover's claim; notes it when the opponent sees the board differently."""
+    try:
+        confirmation = ask_winner(other)
+    except Forfeit as forfeit:
+        confirmation = f"unknown ({forfeit.kind})"
+    if confirmation != outcome:
+        result.detail = f"winner disputed: the mover says {outcome}, the opponent says {confirmation}"
+    if outcome == "draw":
+        result.winner, result.result, result.reason = None, "0", "draw"
+    else:
+        result.winner, result.result, result.reason = outcome, f"{outcome}+", "win"
