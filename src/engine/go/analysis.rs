@@ -58,7 +58,7 @@ impl GoSession {
             on_input: OnInput::Queue,
         };
         let played = self.choose_and_play(color, Mode::Play, conn, Some(stream)).await;
-        let last = played.unwrap_or_else(|_| "pass".to_string());
+        let last = played.unwrap_or_else(|_| Vertex::Pass.to_string());
         let _ = conn.write(&format!("play {last}\n\n"));
         Reply::Streamed
     }

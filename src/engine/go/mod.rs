@@ -78,8 +78,21 @@ impl GoSession {
         }
     }
 
+    /// Vertices in GNU Go's board scan order: top row first, left to
+    /// right, so regression scripts can compare lists as text.
     fn vertex_list(&self, points: impl IntoIterator<Item = Point>) -> String {
-        let names: Vec<String> = points.into_iter().map(|p| self.vertex_of(p).to_string()).collect();
+        let mut coords: Vec<(usize, usize)> = points.into_iter().map(|p| self.pos.coords(p)).collect();
+        coords.sort_by_key(|&(col, row)| (std::cmp::Reverse(row), col));
+        let names: Vec<String> = coords
+            .into_iter()
+            .map(|(col, row)| {
+                Vertex::Coord {
+                    col: col as u8,
+                    row: row as u8,
+                }
+                .to_string()
+            })
+            .collect();
         names.join(" ")
     }
 
@@ -181,10 +194,10 @@ impl Session for GoSession {
             GtpCommand::LoadSgf { path, move_number } => self.load_sgf(&path, move_number),
             GtpCommand::PrintSgf(path) => self.print_sgf(path.as_deref()),
             GtpCommand::ListStones(color) => Reply::ok(self.vertex_list(self.pos.stones(color))),
-            GtpCommand::IsLegal(color, v) => match self.to_move(v) {
-                Some(mv) => Reply::ok(if self.pos.is_legal_as(color, mv) { "1" } else { "0" }),
-                None => Reply::err(SYNTAX_ERROR),
-            },
+            GtpCommand::IsLegal(color, v) => {
+                let legal = self.to_move(v).is_some_and(|mv| self.pos.is_legal_as(color, mv));
+                Reply::ok(if legal { "1" } else { "0" })
+            }
             GtpCommand::AllLegal(color) => Reply::ok(self.vertex_list(self.pos.legal_points_as(color))),
             GtpCommand::Captures(color) => Reply::ok(self.pos.captures(color).to_string()),
             GtpCommand::GoguiInterrupt => Reply::empty(),

@@ -55,19 +55,35 @@ impl GoSession {
     pub(super) fn final_status_list(&self, status: StoneStatus) -> Reply {
         let ownership = self.ownership_estimate();
         let dead = self.dead_stones(&ownership);
-        let stones = self.pos.points().filter(|&p| self.pos.color_at(p).is_some());
-        let chosen: Vec<Point> = stones
-            .filter(|&p| {
-                let i = self.pos.move_index(Move::Play(p));
-                let seki = !dead[i] && in_seki(&self.pos, p, &ownership, &dead);
-                match status {
-                    StoneStatus::Dead => dead[i],
-                    StoneStatus::Seki => seki,
-                    StoneStatus::Alive => !dead[i] && !seki,
-                }
-            })
-            .collect();
-        Reply::ok(self.vertex_list(chosen))
+        // One string per line, as GNU Go lists them; strings in scan
+        // order of their first stone.
+        let mut seen = vec![false; self.pos.move_space()];
+        let mut lines = Vec::new();
+        let mut scan: Vec<Point> = self.pos.points().filter(|&p| self.pos.color_at(p).is_some()).collect();
+        scan.sort_by_key(|&p| {
+            let (col, row) = self.pos.coords(p);
+            (std::cmp::Reverse(row), col)
+        });
+        for p in scan {
+            let i = self.pos.move_index(Move::Play(p));
+            if seen[i] {
+                continue;
+            }
+            let string = string_of(&self.pos, p);
+            for &q in &string {
+                seen[self.pos.move_index(Move::Play(q))] = true;
+            }
+            let seki = !dead[i] && in_seki(&self.pos, p, &ownership, &dead);
+            let wanted = match status {
+                StoneStatus::Dead => dead[i],
+                StoneStatus::Seki => seki,
+                StoneStatus::Alive => !dead[i] && !seki,
+            };
+            if wanted {
+                lines.push(self.vertex_list(string));
+            }
+        }
+        Reply::ok(lines.join("\n"))
     }
 }
 
@@ -80,6 +96,26 @@ fn neighbours(pos: &Position, p: Point) -> impl Iterator<Item = Point> + '_ {
         let r = row.checked_add_signed(dr)?;
         pos.point(c, r)
     })
+}
+
+/// The stones of the string through `p`.
+fn string_of(pos: &Position, p: Point) -> Vec<Point> {
+    let color = pos.color_at(p);
+    let mut seen = vec![false; pos.move_space()];
+    seen[pos.move_index(Move::Play(p))] = true;
+    let mut stack = vec![p];
+    let mut stones = Vec::new();
+    while let Some(q) = stack.pop() {
+        stones.push(q);
+        for n in neighbours(pos, q) {
+            let ni = pos.move_index(Move::Play(n));
+            if !seen[ni] && pos.color_at(n) == color {
+                seen[ni] = true;
+                stack.push(n);
+            }
+        }
+    }
+    stones
 }
 
 /// A live stone is in seki when it touches an empty point that neither
@@ -162,9 +198,9 @@ pub(super) fn area_score_without(pos: &Position, dead: &[bool]) -> f32 {
 /// GTP score text: `B+3.5`, `W+0.5`, or `0`.
 pub(super) fn format_score(score: f32) -> String {
     if score > 0.0 {
-        format!("B+{}", score)
+        format!("B+{score:.1}")
     } else if score < 0.0 {
-        format!("W+{}", -score)
+        format!("W+{:.1}", -score)
     } else {
         "0".to_string()
     }
@@ -179,7 +215,7 @@ mod tests {
         assert_eq!(format_score(3.5), "B+3.5");
         assert_eq!(format_score(-0.5), "W+0.5");
         assert_eq!(format_score(0.0), "0");
-        assert_eq!(format_score(-7.0), "W+7");
+        assert_eq!(format_score(-7.0), "W+7.0");
     }
 
     #[test]

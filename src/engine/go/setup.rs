@@ -167,7 +167,8 @@ impl GoSession {
         self.undo_stack = undo_stack;
         self.record = kept;
         self.thinker.clear();
-        Reply::empty()
+        // GNU Go answers with the colour to move; regression suites read it.
+        Reply::ok(self.pos.to_move().name())
     }
 
     pub(super) fn print_sgf(&self, path: Option<&str>) -> Reply {

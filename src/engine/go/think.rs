@@ -9,6 +9,7 @@ use crate::game::go::Move;
 use crate::game::{Color, Game};
 use crate::search::time::TimeControl;
 use crate::engine::think::{Stream, Thought};
+use crate::protocol::Vertex;
 use crate::search::{Decision, Limits, SearchInfo};
 use std::time::Instant;
 
@@ -86,7 +87,7 @@ impl GoSession {
             // going rather than handing the controller an illegal move.
             tracing::error!(?mv, "search chose an illegal move; passing");
             let _ = self.play(color, Move::Pass);
-            return Ok("pass".to_string());
+            return Ok(Vertex::Pass.to_string());
         }
         Ok(self.vertex(mv).to_string())
     }
