@@ -15,6 +15,10 @@ pub struct EngineOptions {
     /// Playouts used to estimate dead stones for final_score and
     /// final_status_list.
     pub scoring_playouts: u32,
+    /// Draw the search live on stderr as `gogui-gfx:` blocks.
+    pub live_gfx: bool,
+    /// Keep searching on the opponent's time after a move.
+    pub ponder: bool,
 }
 
 /// Thinking time per move when neither `--time-per-move`, `--playouts` nor
@@ -33,6 +37,8 @@ impl Default for EngineOptions {
             playouts: None,
             time_per_move: None,
             scoring_playouts: DEFAULT_SCORING_PLAYOUTS,
+            live_gfx: false,
+            ponder: false,
         }
     }
 }

@@ -45,6 +45,17 @@ impl<G: Game> Thinker<G> {
         }
     }
 
+    pub fn threads(&self) -> usize {
+        self.config.threads
+    }
+
+    pub fn set_threads(&mut self, n: usize) {
+        self.config.threads = n;
+        if let Some(search) = self.search.as_mut() {
+            search.set_threads(n);
+        }
+    }
+
     pub fn simulator(&self) -> &Arc<dyn Simulator<G>> {
         &self.sim
     }

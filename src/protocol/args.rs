@@ -63,6 +63,7 @@ pub enum Expected {
     TimeSystem,
     TimeOption,
     AnalyzeKeyword,
+    ParamValue,
 }
 
 impl fmt::Display for Expected {
@@ -82,6 +83,7 @@ impl fmt::Display for Expected {
             Expected::TimeSystem => "time system (none, absolute, byoyomi, canadian)",
             Expected::TimeOption => "time option (like -m or --game)",
             Expected::AnalyzeKeyword => "analysis keyword (interval, minmoves, maxmoves, ownership)",
+            Expected::ParamValue => "parameter value",
         })
     }
 }

@@ -10,7 +10,7 @@
 
 use crate::game::Color;
 use crate::protocol::analyze::{parse_analyze, AnalyzeFormat, AnalyzeRequest};
-use crate::protocol::args::{keyword, split_name, Args, Expected, ParseError};
+use crate::protocol::args::{color, keyword, split_name, Args, Expected, ParseError};
 use crate::protocol::time::{
     parse_kgs_time_settings, parse_time_left, parse_time_settings, TimeSystem,
 };
@@ -63,6 +63,24 @@ pub enum GtpCommand {
     Analyze(AnalyzeRequest),
     /// `genmove_analyze` and its `lz-` / `kata-` forms: stream, then play.
     GenmoveAnalyze(AnalyzeRequest),
+    /// `gogui-analyze_commands` (also the old `gogui_analyze_commands`).
+    GoguiAnalyzeCommands,
+    /// `gogui-title`: the window title GoGui shows.
+    GoguiTitle,
+    /// `warpstone-move_values [colour]`: every legal move rated by its own
+    /// playouts (a GoGui `dboard` heat map).
+    MoveValues(Option<Color>),
+    /// `warpstone-ownership`: ownership estimate as a `dboard`.
+    Ownership,
+    /// `warpstone-ownership_gfx`: the same as GoGui `gfx` INFLUENCE.
+    OwnershipGfx,
+    /// `warpstone-pv`: the principal variation (GoGui `var`).
+    PrincipalVariation,
+    /// `warpstone-statistics`: figures of the last search.
+    Statistics,
+    /// `warpstone-param [key value]`: list or set a search parameter
+    /// (GoGui `param`).
+    Param(Option<(String, String)>),
     /// A name we do not know, kept for the log. Arguments are not looked at.
     Unknown(String),
 }
@@ -113,6 +131,14 @@ pub const GTP_COMMANDS: &[&str] = &[
     "genmove_analyze",
     "lz-genmove_analyze",
     "kata-genmove_analyze",
+    "gogui-analyze_commands",
+    "gogui-title",
+    "warpstone-move_values",
+    "warpstone-ownership",
+    "warpstone-ownership_gfx",
+    "warpstone-pv",
+    "warpstone-statistics",
+    "warpstone-param",
 ];
 
 /// Parses the command text of a [`crate::protocol::Line::Command`].
@@ -168,6 +194,17 @@ pub fn parse_gtp(text: &str) -> Result<GtpCommand, ParseError> {
             C::GenmoveAnalyze(parse_analyze(AnalyzeFormat::Lz, &mut args, true)?)
         }
         "kata-genmove_analyze" => C::GenmoveAnalyze(parse_analyze(AnalyzeFormat::Kata, &mut args, true)?),
+        "gogui-analyze_commands" | "gogui_analyze_commands" => C::GoguiAnalyzeCommands,
+        "gogui-title" => C::GoguiTitle,
+        "warpstone-move_values" => C::MoveValues(args.optional_parsed(Expected::Color, color)?),
+        "warpstone-ownership" => C::Ownership,
+        "warpstone-ownership_gfx" => C::OwnershipGfx,
+        "warpstone-pv" => C::PrincipalVariation,
+        "warpstone-statistics" => C::Statistics,
+        "warpstone-param" => C::Param(match args.optional_word() {
+            None => None,
+            Some(key) => Some((key.to_string(), args.word(Expected::ParamValue)?.to_string())),
+        }),
         unknown => return Ok(C::Unknown(unknown.to_string())),
     };
     args.finish()?;
@@ -217,6 +254,14 @@ impl GtpCommand {
                 AnalyzeFormat::Lz => "lz-genmove_analyze",
                 AnalyzeFormat::Kata => "kata-genmove_analyze",
             },
+            C::GoguiAnalyzeCommands => "gogui-analyze_commands",
+            C::GoguiTitle => "gogui-title",
+            C::MoveValues(_) => "warpstone-move_values",
+            C::Ownership => "warpstone-ownership",
+            C::OwnershipGfx => "warpstone-ownership_gfx",
+            C::PrincipalVariation => "warpstone-pv",
+            C::Statistics => "warpstone-statistics",
+            C::Param(_) => "warpstone-param",
             C::Unknown(name) => name,
         }
     }

@@ -33,7 +33,9 @@ impl GoSession {
         };
         // No limit: the stream ends when the controller sends anything.
         let limits = Limits::default();
-        let _ = self.thinker.think(pos, limits, conn, Some(stream)).await;
+        if let Some(thought) = self.thinker.think(pos, limits, conn, Some(stream)).await {
+            self.last_info = Some(thought.info);
+        }
         let _ = conn.write("\n");
         Reply::Streamed
     }

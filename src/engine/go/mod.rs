@@ -6,6 +6,7 @@
 //! think).
 
 mod analysis;
+mod gogui;
 mod scoring;
 mod setup;
 mod think;
@@ -38,6 +39,8 @@ pub struct GoSession {
     /// The game so far, for `printsgf`.
     record: crate::game::go::sgf::GameRecord,
     thinker: Thinker<Position>,
+    /// The last search's result, for the GoGui statistics and PV.
+    last_info: Option<crate::search::SearchInfo<Move>>,
     clock: Clock,
 }
 
@@ -52,6 +55,7 @@ impl GoSession {
             pos,
             undo_stack: Vec::new(),
             clock: Clock::default(),
+            last_info: None,
         }
     }
 
@@ -203,6 +207,14 @@ impl Session for GoSession {
             GtpCommand::GoguiInterrupt => Reply::empty(),
             GtpCommand::Analyze(request) => self.analyze(id, request, conn).await,
             GtpCommand::GenmoveAnalyze(request) => self.genmove_analyze(id, request, conn).await,
+            GtpCommand::GoguiAnalyzeCommands => self.analyze_commands(),
+            GtpCommand::GoguiTitle => Reply::ok(format!("Warpstone {}", env!("CARGO_PKG_VERSION"))),
+            GtpCommand::MoveValues(color) => self.move_values(color),
+            GtpCommand::Ownership => self.ownership(),
+            GtpCommand::OwnershipGfx => self.ownership_gfx(),
+            GtpCommand::PrincipalVariation => self.principal_variation(),
+            GtpCommand::Statistics => self.statistics(),
+            GtpCommand::Param(setting) => self.param(setting),
             GtpCommand::Unknown(_) => Reply::err(UNKNOWN_COMMAND),
         }
     }

@@ -66,11 +66,13 @@ impl GoSession {
         let mut pos = self.pos.clone();
         pos.set_to_move(color);
         let limits = self.limits(color);
+        let stream = stream.or_else(|| self.live_gfx_stream(&pos));
         let started = Instant::now();
         let Some(Thought { info, decision }) = self.thinker.think(pos, limits, conn, stream).await else {
             return Err(Reply::err("search failed"));
         };
         self.clock.spend(color, started.elapsed());
+        self.last_info = Some(info.clone());
 
         let mv = match decision {
             Some(Decision::Resign) if mode != Mode::Cleanup => return Ok("resign".to_string()),

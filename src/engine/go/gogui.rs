@@ -1,0 +1,227 @@
+//! GoGui integration: the analyze-command menu and the commands behind it
+//! (move-value heat map, ownership, principal variation, statistics,
+//! parameters), plus live `gogui-gfx:` output on stderr while searching.
+//!
+//! Formats follow GoGui's manual: `dboard` is one row of numbers per line,
+//! top row first; `gfx` is one drawing command per line; `param` lines are
+//! `[type] key value` and the same command sets `key value`.
+
+use super::GoSession;
+use crate::engine::connection::OnInput;
+use crate::engine::think::{Formatter, Stream};
+use crate::engine::Reply;
+use crate::game::go::{Move, Position};
+use crate::game::{Color, Game};
+use crate::protocol::reply::SYNTAX_ERROR;
+use crate::protocol::Vertex;
+use crate::search::SearchInfo;
+use crate::sim::LeafStats;
+use std::fmt::Write;
+use std::time::Duration;
+
+/// Playouts per legal move for the heat map (the all-moves evaluation).
+const MOVE_VALUE_PLAYOUTS: u32 = 256;
+
+/// Seed for the heat map, so the same position gives the same map.
+const MOVE_VALUE_SEED: u64 = 0xEA7;
+
+/// How often live graphics are sent while searching.
+const LIVE_GFX_INTERVAL: Duration = Duration::from_millis(500);
+
+/// The menu GoGui reads when it attaches the engine.
+const ANALYZE_COMMANDS: &str = "dboard/Move Values/warpstone-move_values %c
+dboard/Ownership/warpstone-ownership
+gfx/Ownership (Influence)/warpstone-ownership_gfx
+var/Principal Variation/warpstone-pv
+string/Search Statistics/warpstone-statistics
+param/Search Parameters/warpstone-param";
+
+impl GoSession {
+    pub(super) fn analyze_commands(&self) -> Reply {
+        Reply::ok(ANALYZE_COMMANDS)
+    }
+
+    /// A `dboard`: `value(point)` for every point, top row first.
+    fn dboard(&self, value: impl Fn(usize) -> f32) -> String {
+        let size = self.pos.size();
+        let mut out = String::new();
+        for row in (0..size).rev() {
+            out.push('\n');
+            let cells: Vec<String> = (0..size)
+                .map(|col| {
+                    let v = self
+                        .pos
+                        .point(col, row)
+                        .map_or(0.0, |p| value(self.pos.move_index(Move::Play(p))));
+                    format!("{v:.3}")
+                })
+                .collect();
+            out.push_str(&cells.join(" "));
+        }
+        out
+    }
+
+    /// Every legal move of `color` rated by its own playouts: the share
+    /// `color` wins after playing it.
+    pub(super) fn move_values(&self, color: Option<Color>) -> Reply {
+        let color = color.unwrap_or(self.pos.to_move());
+        let mut leaves = Vec::new();
+        let mut indices = Vec::new();
+        for p in self.pos.legal_points_as(color) {
+            let mut next = self.pos.clone();
+            if next.play_as(color, Move::Play(p)).is_ok() {
+                indices.push(self.pos.move_index(Move::Play(p)));
+                leaves.push(next);
+            }
+        }
+        let mut stats = vec![LeafStats::default(); leaves.len()];
+        self.thinker
+            .simulator()
+            .simulate(&leaves, MOVE_VALUE_PLAYOUTS, MOVE_VALUE_SEED, &mut stats);
+        let mut values = vec![0.0f32; self.pos.move_space()];
+        for (&i, s) in indices.iter().zip(&stats) {
+            let black = s.black_wins / s.playouts.max(1) as f32;
+            values[i] = if color == Color::Black { black } else { 1.0 - black };
+        }
+        Reply::ok(self.dboard(|i| values[i]))
+    }
+
+    pub(super) fn ownership(&self) -> Reply {
+        let own = self.ownership_estimate();
+        Reply::ok(self.dboard(|i| own[i]))
+    }
+
+    pub(super) fn ownership_gfx(&self) -> Reply {
+        let own = self.ownership_estimate();
+        let mut line = String::from("INFLUENCE");
+        for p in self.pos.points() {
+            let _ = write!(line, " {} {:.3}", self.vertex_of(p), own[self.pos.move_index(Move::Play(p))]);
+        }
+        Reply::ok(line)
+    }
+
+    pub(super) fn principal_variation(&self) -> Reply {
+        let pv = self
+            .last_info
+            .as_ref()
+            .and_then(|info| info.candidates.first())
+            .map(|c| c.pv.iter().map(|&mv| self.vertex(mv).to_string()).collect::<Vec<_>>().join(" "))
+            .unwrap_or_default();
+        Reply::ok(pv)
+    }
+
+    pub(super) fn statistics(&self) -> Reply {
+        let Some(info) = &self.last_info else {
+            return Reply::ok("no search yet");
+        };
+        let secs = info.elapsed.as_secs_f64().max(1e-9);
+        let best = info.candidates.first();
+        Reply::ok(format!(
+            "playouts {}\nplayouts/s {:.0}\nseconds {secs:.2}\nwinrate {:.3}\nbest {}\nbest visits {}\nnodes {}\nmemory MB {:.1}",
+            info.playouts,
+            info.playouts as f64 / secs,
+            info.winrate,
+            best.map_or("-".to_string(), |c| self.vertex(c.mv).to_string()),
+            best.map_or(0, |c| c.visits),
+            info.nodes,
+            info.memory_bytes as f64 / (1 << 20) as f64,
+        ))
+    }
+
+    /// Lists the parameters, or sets one. A value that does not parse is a
+    /// syntax error and changes nothing.
+    pub(super) fn param(&mut self, setting: Option<(String, String)>) -> Reply {
+        let Some((key, value)) = setting else {
+            let o = &self.options;
+            return Reply::ok(format!(
+                "[string] playouts {}\n[string] time_per_move {}\n[string] threads {}\n[bool] live_gfx {}\n[bool] ponder {}",
+                o.playouts.unwrap_or(0),
+                o.time_per_move.map_or(0.0, |t| t.as_secs_f64()),
+                self.thinker.threads(),
+                u8::from(o.live_gfx),
+                u8::from(o.ponder),
+            ));
+        };
+        let flag = |v: &str| match v {
+            "1" | "true" => Some(true),
+            "0" | "false" => Some(false),
+            _ => None,
+        };
+        match key.as_str() {
+            "playouts" => match value.parse::<u64>() {
+                Ok(n) => self.options.playouts = (n > 0).then_some(n),
+                Err(_) => return Reply::err(SYNTAX_ERROR),
+            },
+            "time_per_move" => match value.parse::<f64>() {
+                Ok(s) if s == 0.0 => self.options.time_per_move = None,
+                Ok(s) if s > 0.0 && s <= 86_400.0 => self.options.time_per_move = Some(Duration::from_secs_f64(s)),
+                _ => return Reply::err(SYNTAX_ERROR),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=1024).contains(&n) => self.thinker.set_threads(n),
+                _ => return Reply::err(SYNTAX_ERROR),
+            },
+            "live_gfx" => match flag(&value) {
+                Some(on) => self.options.live_gfx = on,
+                None => return Reply::err(SYNTAX_ERROR),
+            },
+            "ponder" => match flag(&value) {
+                Some(on) => self.options.ponder = on,
+                None => return Reply::err(SYNTAX_ERROR),
+            },
+            _ => return Reply::err(SYNTAX_ERROR),
+        }
+        Reply::empty()
+    }
+
+    /// With live graphics on, a stream that draws the search's principal
+    /// variation and figures on stderr as `gogui-gfx:` blocks; GoGui shows
+    /// them while waiting for the move. Nothing goes to stdout.
+    pub(super) fn live_gfx_stream(&self, pos: &Position) -> Option<Stream<Move>> {
+        if !self.options.live_gfx {
+            return None;
+        }
+        let board = pos.clone();
+        let format: Formatter<Move> = Box::new(move |info| {
+            eprint!("{}", gfx_block(&board, info));
+            String::new()
+        });
+        Some(Stream {
+            interval: LIVE_GFX_INTERVAL,
+            format,
+            on_input: OnInput::Queue,
+        })
+    }
+}
+
+/// One `gogui-gfx:` block: the best line as a variation, and the figures.
+fn gfx_block(pos: &Position, info: &SearchInfo<Move>) -> String {
+    let mut block = String::from("gogui-gfx:\n");
+    if let Some(best) = info.candidates.first() {
+        block.push_str("VAR");
+        let mut color = pos.to_move();
+        for &mv in &best.pv {
+            let text = match mv {
+                Move::Pass => Vertex::Pass.to_string(),
+                Move::Play(p) => {
+                    let (col, row) = pos.coords(p);
+                    Vertex::Coord {
+                        col: col as u8,
+                        row: row as u8,
+                    }
+                    .to_string()
+                }
+            };
+            let _ = write!(block, " {} {}", if color == Color::Black { "b" } else { "w" }, text);
+            color = color.opponent();
+        }
+        block.push('\n');
+    }
+    let _ = writeln!(
+        block,
+        "TEXT playouts {} winrate {:.3} nodes {}",
+        info.playouts, info.winrate, info.nodes
+    );
+    block.push('\n');
+    block
+}
