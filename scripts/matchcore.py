@@ -9,6 +9,7 @@ per-game seeds are exact. Anything an engine does wrong is turned into a
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 import time
 
@@ -41,6 +42,7 @@ class MatchConfig:
     alternate: bool
     engines: "tuple[EngineSpec, EngineSpec]"
     engine1_black_in_game1: bool = True
+    stderr_dir: "str | None" = None  # save engines' stderr per game here
     stop: threading.Event = dataclasses.field(default_factory=threading.Event)
 
     def colours_of_game(self, index: int) -> "tuple[EngineSpec, EngineSpec]":
@@ -112,8 +114,12 @@ class Player:
         self.colour = colour  # "B" or "W"
         self.config = config
         command = spec.command.replace("{seed}", str(config.engine_seed(index, spec)))
+        stderr_path = None
+        if config.stderr_dir:
+            os.makedirs(config.stderr_dir, exist_ok=True)
+            stderr_path = os.path.join(config.stderr_dir, f"game-{index + 1:04d}-engine{spec.key}-{colour}.stderr")
         try:
-            self.client = GtpClient(command, label=f"{spec.name or spec.command} ({colour})")
+            self.client = GtpClient(command, label=f"{spec.name or spec.command} ({colour})", stderr_path=stderr_path)
         except GtpFailure as failure:
             raise Forfeit(self.key, "crash", str(failure)) from failure
         self.think_time = 0.0

@@ -24,6 +24,7 @@ import argparse
 import os
 import random
 import shutil
+import signal
 import sys
 import time
 
@@ -255,6 +256,8 @@ class Oracle:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    # End the engines through the `finally` below when CI cancels us.
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
     started = time.monotonic()
     try:
         engine = GtpClient(args.engine, label="engine")

@@ -165,6 +165,14 @@ class HavannahMatches(unittest.TestCase):
         )  # fmt: skip
         self.assertEqual(document["engines"][1]["illegal_losses"], 1, output)
 
+    def test_cell_the_opponent_refuses_is_the_movers_fault(self):
+        status, output, document = run_match(
+            "--game", "havannah", "--engine1", f"{FAKE_HTP} --misbehave offboard --misbehave-after 2",
+            "--engine2", FAKE_HTP, "--games", "1",
+        )  # fmt: skip
+        self.assertEqual(document["results"][0]["forfeit_by"], 1, output)
+        self.assertIn("refused by the opponent", output)
+
 
 if __name__ == "__main__":
     unittest.main()

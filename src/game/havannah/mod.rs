@@ -24,12 +24,12 @@
 //! the design paper), each root carrying a 6-bit corner mask and a 6-bit
 //! edge mask, so bridges and forks cost one look-up per move. Rings are
 //! found exactly by two local tests, justified in `position.rs`, and checked
-//! against the flood-fill definition in [`reference`].
+//! against the flood-fill definition in [`reference`](mod@reference).
 //!
 //! Files: `geometry` (numbering, neighbours, tables), `position` (state,
 //! moves, wins, the [`Game`](crate::game::Game) impl), `display`
 //! (coordinates text, showboard), [`hgf`] (LittleGolem records),
-//! [`reference`] (slow definitions for tests and kernel checks).
+//! [`reference`](mod@reference) (slow definitions for tests and kernel checks).
 
 mod display;
 mod geometry;

@@ -22,12 +22,12 @@
 //!    still reaches the outside, so an X cell P is enclosed iff all six of
 //!    its neighbours are X. Before the move there was none, so P is a
 //!    neighbour of c that had five friendly neighbours (the paper's "a
-//!    neighbour already has five friendly neighbours"). Such a P, with c,
-//!    shares two more common neighbours with c, so P sits in the middle of
-//!    a run of three: only those directions are looked at.
+//!    neighbour already has five friendly neighbours"). P and c have two
+//!    common neighbours, which must be X as well, so P is the middle of a
+//!    run of three friendly neighbours of c: only those are looked at.
 //!
 //! `tests::props` checks both against the flood-fill definition in
-//! [`super::reference`] on random games.
+//! [`super::reference`](mod@super::reference) on random games.
 
 use super::geometry::{
     geometry, opposite, Geometry, BLACK_TO_MOVE_KEY, CORNER_BITS, EDGE_SHIFT, RUNS, SLOTS,
@@ -35,8 +35,8 @@ use super::geometry::{
 use super::{BoardSizeError, Cell, Move, WinKind};
 use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome};
 
-/// Board codes in [`Position::board`]: index + 1 of the colour, so the
-/// friendly-neighbour tables can use `color.index()` directly.
+/// Codes in `Position::board`: empty, `1 + color.index()` for a stone
+/// (see `code`), and the off-board sentinel.
 const EMPTY: u8 = 0;
 const OFF: u8 = 3;
 

@@ -1,7 +1,8 @@
 //! Tests of the Havannah rules: win types (`wins`), coordinates, swap,
-//! draws and the game interface (`rules`), and random games against the
-//! flood-fill reference (`props`).
+//! draws and the game interface (`rules`), random games against the
+//! flood-fill reference (`props`), and OpenSpiel's games (`oracle`).
 
+mod oracle;
 mod props;
 mod rules;
 mod wins;
