@@ -124,7 +124,9 @@ impl Rollout for TicTacToe {
     ) -> PlayoutResult {
         let mut pos = self.clone();
         let mut moves = Vec::with_capacity(9);
+        let mut played = 0;
         while pos.outcome().is_none() {
+            played += 1;
             pos.legal_moves(&mut moves);
             let mv = moves[rng.below(moves.len() as u32) as usize];
             record.note(mv as usize, pos.to_move);
@@ -143,7 +145,11 @@ impl Rollout for TicTacToe {
             Some(Color::White) => -1.0,
             None => 0.0,
         };
-        PlayoutResult { winner, score }
+        PlayoutResult {
+            winner,
+            score,
+            moves: played,
+        }
     }
 }
 
@@ -221,7 +227,9 @@ impl Rollout for Nim {
         ownership: &mut [i8],
     ) -> PlayoutResult {
         let mut pos = self.clone();
+        let mut played = 0;
         while pos.heap > 0 {
+            played += 1;
             let take = 1 + rng.below(pos.heap.min(3) as u32) as u8;
             record.note(pos.move_index(take), pos.to_move);
             pos.play_unchecked(take);
@@ -232,6 +240,7 @@ impl Rollout for Nim {
         PlayoutResult {
             winner: Some(winner),
             score,
+            moves: played,
         }
     }
 }

@@ -19,7 +19,9 @@ impl Rollout for Position {
         let mut pos = self.clone();
         let mut empty = [0u16; MAX_CELLS];
         let mut left = pos.empty_cells_into(&mut empty);
+        let mut moves = 0u32;
         while pos.winner().is_none() && left > 0 {
+            moves += 1;
             let i = rng.below(left as u32) as usize;
             let c = empty[i];
             left -= 1;
@@ -44,7 +46,11 @@ impl Rollout for Position {
             Some(Color::White) => -1.0,
             None => 0.0,
         };
-        PlayoutResult { winner, score }
+        PlayoutResult {
+            winner,
+            score,
+            moves,
+        }
     }
 }
 

@@ -4,7 +4,7 @@ use super::GoSession;
 use crate::engine::Reply;
 use crate::game::go::sgf::{self, GameRecord};
 use crate::game::go::{fixed_handicap, Move, Point, Position};
-use crate::game::Color;
+use crate::game::{Color, Game};
 use crate::protocol::reply::{BAD_VERTEX_LIST, BOARD_NOT_EMPTY, CANNOT_LOAD_FILE, CANNOT_SAVE_FILE, INVALID_NUMBER_OF_STONES, SYNTAX_ERROR};
 use crate::protocol::vertex::Vertex;
 
