@@ -53,6 +53,16 @@ pub struct Cli {
     #[arg(long, value_name = "WINRATE", default_value_t = 0.05, value_parser = parse_fraction)]
     pub resign_threshold: f32,
 
+    /// Keep searching on the opponent's time; the subtree of the move
+    /// actually played is kept for the next move.
+    #[arg(long)]
+    pub ponder: bool,
+
+    /// Draw the search live on stderr as GoGui `gogui-gfx:` blocks (GoGui
+    /// shows them while the engine thinks).
+    #[arg(long)]
+    pub live_gfx: bool,
+
     /// More logging on stderr (-v info, -vv debug, -vvv trace).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
@@ -189,6 +199,8 @@ pub fn main() -> i32 {
         search,
         playouts: cli.playouts,
         time_per_move: cli.time_per_move,
+        ponder: cli.ponder,
+        live_gfx: cli.live_gfx,
         ..EngineOptions::default()
     };
     engine::run(game, options)

@@ -84,6 +84,11 @@ impl Connection {
         self.out.flush()
     }
 
+    /// True if a line already waits to be served.
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
     /// The next line, or `None` at end of input.
     pub async fn next_line(&mut self) -> Option<Vec<u8>> {
         if let Some(line) = self.pending.pop_front() {

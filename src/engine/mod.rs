@@ -46,6 +46,12 @@ impl Reply {
 #[allow(async_fn_in_trait)] // sessions run on the loop's own thread
 pub trait Session {
     async fn execute(&mut self, id: Option<u32>, text: &str, conn: &mut Connection) -> Reply;
+
+    /// Called when a reply is out and no command is waiting: the place to
+    /// ponder. Must return as soon as a new line arrives.
+    async fn idle(&mut self, conn: &mut Connection) {
+        let _ = conn;
+    }
 }
 
 /// The first line of a streamed success reply: `=id ` and a newline.
@@ -80,6 +86,9 @@ pub async fn serve<S: Session>(session: &mut S, conn: &mut Connection) {
         // A controller that went away is no reason to panic: stop serving.
         if conn.write(&text).is_err() || quit {
             return;
+        }
+        if !conn.has_pending() {
+            session.idle(conn).await;
         }
     }
 }

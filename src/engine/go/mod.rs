@@ -39,6 +39,8 @@ pub struct GoSession {
     /// The game so far, for `printsgf`.
     record: crate::game::go::sgf::GameRecord,
     thinker: Thinker<Position>,
+    /// Set by a genmove that played: the next idle moment may ponder.
+    ponder_after: bool,
     /// The last search's result, for the GoGui statistics and PV.
     last_info: Option<crate::search::SearchInfo<Move>>,
     clock: Clock,
@@ -56,6 +58,7 @@ impl GoSession {
             undo_stack: Vec::new(),
             clock: Clock::default(),
             last_info: None,
+            ponder_after: false,
         }
     }
 
@@ -146,7 +149,12 @@ impl GoSession {
 }
 
 impl Session for GoSession {
+    async fn idle(&mut self, conn: &mut Connection) {
+        self.ponder(conn).await;
+    }
+
     async fn execute(&mut self, id: Option<u32>, text: &str, conn: &mut Connection) -> Reply {
+        self.ponder_after = false;
         let command = match gtp::parse_gtp(text) {
             Ok(c) => c,
             Err(_) => return Reply::err(SYNTAX_ERROR),

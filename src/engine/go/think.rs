@@ -2,7 +2,7 @@
 //! into a move.
 
 use super::GoSession;
-use crate::engine::connection::Connection;
+use crate::engine::connection::{Connection, OnInput};
 use crate::engine::options::DEFAULT_TIME_PER_MOVE;
 use crate::engine::Reply;
 use crate::game::go::Move;
@@ -84,6 +84,7 @@ impl GoSession {
         } else {
             mv
         };
+        self.ponder_after = mode != Mode::Regression;
         if mode != Mode::Regression && self.play(color, mv).is_err() {
             // Cannot happen with a correct search; passing keeps the game
             // going rather than handing the controller an illegal move.
@@ -92,6 +93,21 @@ impl GoSession {
             return Ok(Vertex::Pass.to_string());
         }
         Ok(self.vertex(mv).to_string())
+    }
+
+    /// Pondering: after our move, search the opponent's position until the
+    /// next command arrives. The tree stays, and the next genmove reuses the
+    /// subtree of the move actually played.
+    pub(super) async fn ponder(&mut self, conn: &mut Connection) {
+        if !self.options.ponder || !std::mem::take(&mut self.ponder_after) || self.pos.outcome().is_some() {
+            return;
+        }
+        let quiet = Stream {
+            interval: std::time::Duration::ZERO,
+            format: Box::new(|_| String::new()),
+            on_input: OnInput::Stop,
+        };
+        let _ = self.thinker.think(self.pos.clone(), Limits::default(), conn, Some(quiet)).await;
     }
 
     /// In cleanup mode, the best non-pass candidate while dead opponent
