@@ -188,7 +188,8 @@ impl Playout {
         if rng.next_f32() < PROB_PATTERN_MOVE {
             let mut candidates = Candidates::default();
             pattern_moves(&self.board, self.to_move, self.last, &mut candidates);
-            if let Some(p) = candidates.pick(rng) {
+            let (board, color) = (&self.board, self.to_move);
+            if let Some(p) = candidates.pick_accepted(rng, |p| !board.is_self_atari(color, p)) {
                 return Some(p);
             }
         }
@@ -249,6 +250,27 @@ impl Candidates {
     fn pick(&self, rng: &mut FastRng) -> Option<usize> {
         (self.len > 0).then(|| self.points[rng.below(self.len as u32) as usize])
     }
+
+    /// A uniform pick among the candidates that pass `accept`, testing
+    /// only the ones drawn (rejected draws are removed), so an expensive
+    /// test usually runs once.
+    #[inline]
+    fn pick_accepted(
+        &mut self,
+        rng: &mut FastRng,
+        accept: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        while self.len > 0 {
+            let i = rng.below(self.len as u32) as usize;
+            let p = self.points[i];
+            if accept(p) {
+                return Some(p);
+            }
+            self.len -= 1;
+            self.points[i] = self.points[self.len];
+        }
+        None
+    }
 }
 
 /// Moves for `color` that capture an opponent chain in atari at or next to
@@ -298,15 +320,15 @@ fn atari_moves(board: &Board, color: u8, last: usize, out: &mut Candidates) {
     }
 }
 
-/// Empty points around `last` that match a 3x3 pattern and are sensible
-/// for `color` (legal, no own eye filled, no self-atari).
+/// Empty points around `last` that match a 3x3 pattern and are legal for
+/// `color` without filling its own eye (self-atari is left to the caller,
+/// which tests only the point it draws).
 fn pattern_moves(board: &Board, color: u8, last: usize, out: &mut Candidates) {
     for q in board.adjacent(last).into_iter().chain(board.diagonal(last)) {
         if board.cell(q) == EMPTY
             && patterns::matches(board, q)
             && !board.is_eye(color, q)
             && board.is_legal(color, q)
-            && !board.is_self_atari(color, q)
         {
             out.push(q);
         }

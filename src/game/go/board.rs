@@ -331,9 +331,12 @@ impl Board {
         debug_assert_eq!(self.cells[p], EMPTY);
         let enemy = other(color);
         self.ko = 0;
+        let around = self.neighbours[p];
         self.put_stone(color, p);
 
-        // A new one-stone chain with the pseudo-liberties of `p`.
+        // A new one-stone chain with the pseudo-liberties of `p`; every
+        // adjacent stone loses its adjacency to `p` (once per stone, as
+        // pseudo-liberties count adjacencies).
         self.head[p] = p as u16;
         self.next[p] = p as u16;
         let mut chain = Chain {
@@ -342,19 +345,18 @@ impl Board {
         };
         let adjacent = self.adjacent(p);
         for q in adjacent {
-            if self.cells[q] == EMPTY {
+            let cell = self.cells[q];
+            if cell == EMPTY {
                 chain.add_lib(q);
-            }
-        }
-        self.chains[p] = chain;
-
-        // Every adjacent stone loses its adjacency to `p` (once per stone,
-        // as pseudo-liberties count adjacencies).
-        for q in adjacent {
-            if self.cells[q] == BLACK || self.cells[q] == WHITE {
+            } else if cell != BORDER {
                 let h = self.head[q] as usize;
                 self.chains[h].remove_lib(p);
             }
+        }
+        self.chains[p] = chain;
+        if field(around, EMPTY) == 4 {
+            // Nothing to capture or join: the common case early on.
+            return 0;
         }
 
         let mut captured = 0;
