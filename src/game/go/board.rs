@@ -180,11 +180,12 @@ impl Board {
         )
     }
 
-    /// Dense index `row * size + col` of an on-board cell.
+    /// Dense index `row * size + col` of an on-board cell (meaningless but
+    /// panic-free for other cells).
     #[inline]
     pub fn dense_index(&self, p: usize) -> usize {
         let (col, row) = self.coords(p);
-        row * self.size + col
+        row.wrapping_mul(self.size).wrapping_add(col)
     }
 
     /// All on-board cells, row-major from the bottom-left.
