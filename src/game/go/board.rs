@@ -40,16 +40,15 @@ pub const fn other(color: u8) -> u8 {
     color ^ 3
 }
 
-/// Bit offset of each cell kind's 4-bit field in the packed neighbour count.
-const SHIFT: [u32; 3] = [8, 0, 4];
-/// What one neighbour of each kind adds to the packed count. The border
-/// counts as black and white at once: for "surrounded by my colour" tests
-/// the edge is as good as a friendly stone.
-const UNIT: [u16; 4] = [1 << 8, 1, 1 << 4, 1 | 1 << 4];
+/// Packed neighbour counts: the 4-bit field of cell kind `k` (EMPTY,
+/// BLACK, WHITE) starts at bit `4 * k`. `UNIT` is what one neighbour of
+/// each kind adds; the border counts as black and white at once, since for
+/// "surrounded by my colour" tests the edge is as good as a friendly stone.
+const UNIT: [u16; 4] = [1, 1 << 4, 1 << 8, 1 << 4 | 1 << 8];
 
 #[inline]
 fn field(packed: u16, kind: u8) -> u32 {
-    (packed as u32 >> SHIFT[kind as usize]) & 0xF
+    (packed as u32 >> (4 * kind as u32)) & 0xF
 }
 
 /// Per-chain data, stored at the chain's head cell.
@@ -71,17 +70,18 @@ impl Chain {
     }
 
     #[inline]
-    fn remove_lib(&mut self, p: usize) {
+    pub(super) fn remove_lib(&mut self, p: usize) {
         self.libs -= 1;
         self.lib_sum -= p as u32;
         self.lib_sum_sq -= (p * p) as u32;
     }
 
-    /// Exactly one distinct liberty.
+    /// Exactly one distinct liberty. A point touches at most four stones,
+    /// so more than four pseudo-liberties cannot all be the same point.
     #[inline]
-    fn in_atari(&self) -> bool {
+    pub(super) fn in_atari(&self) -> bool {
         let sum = self.lib_sum as u64;
-        self.libs > 0 && self.libs as u64 * self.lib_sum_sq as u64 == sum * sum
+        (1..=4).contains(&self.libs) && self.libs as u64 * self.lib_sum_sq as u64 == sum * sum
     }
 }
 
@@ -180,11 +180,12 @@ impl Board {
         )
     }
 
-    /// Dense index `row * size + col` of an on-board cell.
+    /// Dense index `row * size + col` of an on-board cell (meaningless but
+    /// panic-free for other cells).
     #[inline]
     pub fn dense_index(&self, p: usize) -> usize {
         let (col, row) = self.coords(p);
-        row * self.size + col
+        row.wrapping_mul(self.size).wrapping_add(col)
     }
 
     /// All on-board cells, row-major from the bottom-left.
@@ -260,87 +261,15 @@ impl Board {
         self.captured[color as usize]
     }
 
-    /// Head cell of the chain through stone `p`.
-    #[inline]
-    pub fn chain_head(&self, p: usize) -> usize {
-        self.head[p] as usize
-    }
-
-    #[inline]
-    pub(crate) fn chain(&self, p: usize) -> &Chain {
-        &self.chains[self.head[p] as usize]
-    }
-
-    /// Stones in the chain through stone `p`.
-    #[inline]
-    pub fn chain_size(&self, p: usize) -> usize {
-        self.chain(p).size as usize
-    }
-
-    /// Pseudo-liberty count of the chain through stone `p` (an upper bound
-    /// on its liberties; zero exactly when it has none).
-    #[inline]
-    pub fn pseudo_liberties(&self, p: usize) -> usize {
-        self.chain(p).libs as usize
-    }
-
-    /// Whether the chain through stone `p` has exactly one liberty.
-    #[inline]
-    pub fn in_atari(&self, p: usize) -> bool {
-        self.chain(p).in_atari()
-    }
-
-    /// The last liberty of the chain through stone `p`, if it is in atari.
-    #[inline]
-    pub fn atari_liberty(&self, p: usize) -> Option<usize> {
-        let chain = self.chain(p);
-        chain
-            .in_atari()
-            .then(|| (chain.lib_sum / chain.libs as u32) as usize)
-    }
-
-    /// The stones of the chain through stone `p`.
-    pub fn chain_stones(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
-        let start = p;
-        let mut current = Some(p);
-        std::iter::from_fn(move || {
-            let stone = current?;
-            let next = self.next[stone] as usize;
-            current = (next != start).then_some(next);
-            Some(stone)
-        })
-    }
-
-    /// Distinct liberties of the chain through stone `p`, up to `limit`
-    /// (at most 8), written to `out`; returns how many were found. Walks the
-    /// chain, so it is for policy code, not the inner loop.
-    pub fn liberties(&self, p: usize, limit: usize, out: &mut [usize; 8]) -> usize {
-        let limit = limit.min(out.len());
-        let mut found = 0;
-        for stone in self.chain_stones(p) {
-            if self.neighbour_count(stone, EMPTY) == 0 {
-                continue;
-            }
-            for q in self.adjacent(stone) {
-                if self.cells[q] == EMPTY && !out[..found].contains(&q) {
-                    out[found] = q;
-                    found += 1;
-                    if found >= limit {
-                        return found;
-                    }
-                }
-            }
-        }
-        found
-    }
-
     /// Playing `color` at empty `p` would leave its own chain without
     /// liberties and capture nothing.
-    #[inline]
+    #[inline(always)]
     pub fn is_suicide(&self, color: u8, p: usize) -> bool {
-        if self.neighbour_count(p, EMPTY) > 0 {
-            return false;
-        }
+        self.neighbour_count(p, EMPTY) == 0 && self.is_surrounded_suicide(color, p)
+    }
+
+    /// `is_suicide` for a point without empty neighbours.
+    fn is_surrounded_suicide(&self, color: u8, p: usize) -> bool {
         for q in self.adjacent(p) {
             let cell = self.cells[q];
             if cell == BORDER {
@@ -403,9 +332,12 @@ impl Board {
         debug_assert_eq!(self.cells[p], EMPTY);
         let enemy = other(color);
         self.ko = 0;
+        let around = self.neighbours[p];
         self.put_stone(color, p);
 
-        // A new one-stone chain with the pseudo-liberties of `p`.
+        // A new one-stone chain with the pseudo-liberties of `p`; every
+        // adjacent stone loses its adjacency to `p` (once per stone, as
+        // pseudo-liberties count adjacencies).
         self.head[p] = p as u16;
         self.next[p] = p as u16;
         let mut chain = Chain {
@@ -414,19 +346,18 @@ impl Board {
         };
         let adjacent = self.adjacent(p);
         for q in adjacent {
-            if self.cells[q] == EMPTY {
+            let cell = self.cells[q];
+            if cell == EMPTY {
                 chain.add_lib(q);
-            }
-        }
-        self.chains[p] = chain;
-
-        // Every adjacent stone loses its adjacency to `p` (once per stone,
-        // as pseudo-liberties count adjacencies).
-        for q in adjacent {
-            if self.cells[q] == BLACK || self.cells[q] == WHITE {
+            } else if cell != BORDER {
                 let h = self.head[q] as usize;
                 self.chains[h].remove_lib(p);
             }
+        }
+        self.chains[p] = chain;
+        if field(around, EMPTY) == 4 {
+            // Nothing to capture or join: the common case early on.
+            return 0;
         }
 
         let mut captured = 0;

@@ -13,6 +13,7 @@ mod display;
 mod game;
 mod handicap;
 mod invariants;
+mod liberties;
 mod position;
 mod score;
 pub mod sgf;

@@ -14,8 +14,10 @@ pub struct Position {
     pub(super) passes: u32,
     move_number: usize,
     last_move: Option<Move>,
-    /// Stone hashes of every position so far, the current one last. A
-    /// board play may not recreate any of them (positional superko).
+    /// Stone hashes of every position so far, kept sorted so that the
+    /// superko test of each candidate move is a binary search (legal-move
+    /// generation late in a 19x19 game tests hundreds of moves against
+    /// hundreds of positions). A board play may not recreate any of them.
     history: Vec<u64>,
 }
 
@@ -161,7 +163,7 @@ impl Position {
             return Err(reject(IllegalReason::Suicide));
         }
         self.board.play(own, at);
-        self.history.push(self.board.hash());
+        self.remember_position();
         self.passes = 0;
         Ok(())
     }
@@ -239,12 +241,24 @@ impl Position {
         // Until something has been captured the stones only ever grow, and
         // a position can never come back: skip the search.
         let any_capture = self.board.captured_by(BLACK) + self.board.captured_by(WHITE) > 0;
-        any_capture && self.history.contains(&self.board.hash_after(own, p))
+        any_capture
+            && self
+                .history
+                .binary_search(&self.board.hash_after(own, p))
+                .is_ok()
+    }
+
+    /// Adds the current stones to the superko history.
+    fn remember_position(&mut self) {
+        let hash = self.board.hash();
+        if let Err(at) = self.history.binary_search(&hash) {
+            self.history.insert(at, hash);
+        }
     }
 
     pub(super) fn apply_play(&mut self, color: Color, p: usize) {
         self.board.play(stone(color), p);
-        self.history.push(self.board.hash());
+        self.remember_position();
         self.passes = 0;
         self.move_number += 1;
         self.to_move = color.opponent();

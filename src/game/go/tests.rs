@@ -478,3 +478,20 @@ fn sgf_rejects_bad_input_without_panicking() {
         assert!(sgf::parse_sgf(text).is_err(), "{text}");
     }
 }
+
+#[test]
+fn hash_after_captures_equals_the_hash_of_the_same_stones_placed_fresh() {
+    let mut played = Position::new(9, 0.0).unwrap();
+    setup(&mut played, B, "A2 B1");
+    setup(&mut played, W, "A3 B2 C1");
+    play(&mut played, W, "A1").unwrap(); // takes A2 and B1
+    play(&mut played, B, "E5").unwrap();
+    let mut fresh = Position::new(9, 0.0).unwrap();
+    setup(&mut fresh, W, "A1 A3 B2 C1");
+    setup(&mut fresh, B, "E5");
+    assert_eq!(played.board().hash(), fresh.board().hash());
+    played.board().check_invariants().unwrap();
+    // The game hashes differ only by the side to move.
+    fresh.set_to_move(W);
+    assert_eq!(played.hash(), fresh.hash());
+}

@@ -164,8 +164,45 @@ fn random_game_matches_naive_model(size: usize, seed: u64, max_moves: usize) {
     }
 }
 
+/// `is_self_atari` against playing the move on a copy and counting.
+fn self_atari_matches_trial_play(pos: &Position) {
+    let board = pos.board();
+    for p in board.points() {
+        for color in [BLACK, WHITE] {
+            if !board.is_legal(color, p) {
+                continue;
+            }
+            let mut trial = *board;
+            let captured = trial.play(color, p);
+            let mut libs = [0usize; 8];
+            let expected = captured == 0 && trial.liberties(p, 2, &mut libs) < 2;
+            assert_eq!(
+                board.is_self_atari(color, p),
+                expected,
+                "{color} at {p}\n{board:?}"
+            );
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn self_atari_is_exact(size in 3usize..=9, seed in any::<u64>(), length in 0usize..120) {
+        let mut pos = Position::new(size, 0.5).unwrap();
+        let mut rng = FastRng::new(seed);
+        let mut moves = Vec::new();
+        for _ in 0..length {
+            pos.legal_moves(&mut moves);
+            if moves.len() <= 1 {
+                break;
+            }
+            let mv = moves[rng.below(moves.len() as u32 - 1) as usize];
+            pos.play(mv).unwrap();
+        }
+        self_atari_matches_trial_play(&pos);
+    }
 
     #[test]
     fn small_boards_follow_the_naive_rules(size in 2usize..=6, seed in any::<u64>()) {

@@ -1,0 +1,144 @@
+//! Priors for tree expansion, michi style: every move starts even, then
+//! captures, atari escapes, 3x3 patterns and closeness to the last move add
+//! virtual wins; self-atari and early first/second-line moves in empty
+//! areas add virtual losses. Values are from the mover's point of view.
+
+use super::patterns;
+use crate::game::go::board::{other, stone, Board, BLACK, EMPTY, MAX_CELLS, WHITE};
+use crate::game::go::{Move, Position};
+use crate::game::Game;
+use crate::sim::Prior;
+
+// ---- Tuning constants (in virtual playouts) ----
+
+/// Every move starts at 50% over this many visits, so one lucky playout
+/// does not dominate a fresh node.
+const PRIOR_EVEN: f32 = 10.0;
+/// Virtual wins for capturing a lone stone / a chain of two or more.
+const PRIOR_CAPTURE_ONE: f32 = 15.0;
+const PRIOR_CAPTURE_MANY: f32 = 30.0;
+/// Virtual wins for saving an own chain in atari by extending.
+const PRIOR_ESCAPE: f32 = 20.0;
+/// Virtual wins for matching a 3x3 playout pattern.
+const PRIOR_PATTERN: f32 = 10.0;
+/// Virtual losses for putting one's own chain in atari.
+const PRIOR_SELF_ATARI: f32 = 10.0;
+/// Virtual wins by Manhattan distance 1, 2, 3 from the last move (local
+/// answers are usually urgent).
+const PRIOR_NEAR_LAST: [f32; 3] = [24.0, 22.0, 8.0];
+/// In an empty area (no stone within `EMPTY_AREA_RADIUS`), virtual losses
+/// on the first and second lines, virtual wins on the third.
+const PRIOR_EMPTY_AREA: f32 = 10.0;
+const EMPTY_AREA_RADIUS: isize = 3;
+
+/// One prior per entry of `moves`, for the side to move in `pos`.
+pub(super) fn priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
+    out.clear();
+    let board = pos.board();
+    let color = stone(pos.to_move());
+    let tactics = tactical_bonus(board, color);
+    let last = match pos.last_move() {
+        Some(Move::Play(p)) => Some(board.coords(p.0 as usize)),
+        _ => None,
+    };
+    for &mv in moves {
+        let mut prior = Prior {
+            wins: PRIOR_EVEN / 2.0,
+            visits: PRIOR_EVEN,
+        };
+        let Move::Play(point) = mv else {
+            out.push(prior);
+            continue;
+        };
+        if !pos.is_on_board(point) || board.cell(point.0 as usize) != EMPTY {
+            out.push(prior);
+            continue;
+        }
+        let p = point.0 as usize;
+        let mut reward = |amount: f32| {
+            prior.wins += amount;
+            prior.visits += amount;
+        };
+        reward(tactics[p]);
+        if patterns::matches(board, p) {
+            reward(PRIOR_PATTERN);
+        }
+        let (col, row) = board.coords(p);
+        if let Some((last_col, last_row)) = last {
+            let distance = col.abs_diff(last_col) + row.abs_diff(last_row);
+            if (1..=PRIOR_NEAR_LAST.len()).contains(&distance) {
+                reward(PRIOR_NEAR_LAST[distance - 1]);
+            }
+        }
+        if board.is_self_atari(color, p) {
+            prior.visits += PRIOR_SELF_ATARI;
+        }
+        if is_empty_area(board, col, row) {
+            let size = board.size();
+            let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
+            match line {
+                0 | 1 => prior.visits += PRIOR_EMPTY_AREA,
+                2 => {
+                    prior.wins += PRIOR_EMPTY_AREA;
+                    prior.visits += PRIOR_EMPTY_AREA;
+                }
+                _ => {}
+            }
+        }
+        out.push(prior);
+    }
+}
+
+/// Per cell: the reward for capturing there (largest victim wins) or for
+/// extending an own chain out of atari there.
+fn tactical_bonus(board: &Board, color: u8) -> [f32; MAX_CELLS] {
+    let enemy = other(color);
+    let mut bonus = [0f32; MAX_CELLS];
+    let mut seen = [false; MAX_CELLS];
+    for p in board.points() {
+        let cell = board.cell(p);
+        if cell != BLACK && cell != WHITE {
+            continue;
+        }
+        let head = board.chain_head(p);
+        if seen[head] {
+            continue;
+        }
+        seen[head] = true;
+        let Some(liberty) = board.atari_liberty(p) else {
+            continue;
+        };
+        let reward = if cell == enemy {
+            if board.chain_size(p) == 1 {
+                PRIOR_CAPTURE_ONE
+            } else {
+                PRIOR_CAPTURE_MANY
+            }
+        } else if !board.is_self_atari(color, liberty) {
+            PRIOR_ESCAPE
+        } else {
+            0.0
+        };
+        bonus[liberty] = bonus[liberty].max(reward);
+    }
+    bonus
+}
+
+/// No stone within Manhattan distance `EMPTY_AREA_RADIUS` of (col, row).
+fn is_empty_area(board: &Board, col: usize, row: usize) -> bool {
+    let size = board.size() as isize;
+    let r = EMPTY_AREA_RADIUS;
+    for dy in -r..=r {
+        let span = r - dy.abs();
+        for dx in -span..=span {
+            let (c, w) = (col as isize + dx, row as isize + dy);
+            if c < 0 || w < 0 || c >= size || w >= size {
+                continue;
+            }
+            if board.cell(board.point_at(c as usize, w as usize)) != EMPTY {
+                return false;
+            }
+        }
+    }
+    true
+}
