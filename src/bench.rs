@@ -6,6 +6,7 @@ use crate::engine::GameKind;
 use crate::game::{go, havannah, Game};
 use crate::search::{Limits, Search, SearchConfig};
 use crate::sim::cpu::CpuSimulator;
+use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{FastRng, PlayoutRecord, PlayoutResult, Rollout, Simulator};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -45,10 +46,12 @@ pub fn run(options: &BenchOptions) -> Result<(), String> {
             };
             for policy in policies {
                 let go_policy = match policy {
-                    PolicyArg::Random => go::GoPolicy::Random,
-                    PolicyArg::Patterns => go::GoPolicy::Patterns,
+                    PolicyArg::Random => GoPolicy::Random,
+                    PolicyArg::Patterns => GoPolicy::Patterns,
                 };
-                let m = measure(&pos, options, |p, rng, rec, own| p.rollout_with(go_policy, rng, rec, own));
+                let m = measure(&pos, options, |p, rng, rec, own| {
+                    p.rollout_with(go_policy, rng, rec, own)
+                });
                 let name = format!("{policy:?}").to_lowercase();
                 print_playouts("go", options, &name, &m);
             }
@@ -98,7 +101,10 @@ where
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or((0, 0))).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or((0, 0)))
+            .collect()
     });
     Measured {
         playouts: per_thread.iter().map(|p| p.0).sum(),

@@ -122,7 +122,9 @@ pub enum PolicyArg {
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s.parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    let secs: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
     if !(secs > 0.0 && secs <= 86_400.0) {
         return Err("must be more than 0 and at most 86400 seconds".into());
     }
@@ -153,7 +155,9 @@ fn init_logging(verbose: u8) {
 }
 
 fn default_threads() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
 }
 
 /// Parses the command line, runs, and returns the exit code.
@@ -189,7 +193,10 @@ pub fn main() -> i32 {
             .unwrap_or(0)
     });
     let search = SearchConfig {
-        threads: cli.threads.map(|t| t as usize).unwrap_or_else(default_threads),
+        threads: cli
+            .threads
+            .map(|t| t as usize)
+            .unwrap_or_else(default_threads),
         max_memory_bytes: (cli.max_memory as usize).saturating_mul(1 << 20),
         seed,
         resign_threshold: (cli.resign_threshold > 0.0).then_some(cli.resign_threshold),

@@ -256,13 +256,13 @@ fn run_all(extension: &str) {
 // ----------------------------------------------------------------- tests --
 
 #[test]
-#[ignore = "needs the Go engine; the integrator un-ignores this"]
+
 fn go_transcripts() {
     run_all("gtp");
 }
 
 #[test]
-#[ignore = "needs the Havannah engine; the integrator un-ignores this"]
+
 fn havannah_transcripts() {
     run_all("htp");
 }

@@ -7,8 +7,8 @@
 //! thread only frames bytes into lines; all interpretation happens in the
 //! loop.
 
-use std::collections::VecDeque;
 use crate::protocol::line::read_line_capped;
+use std::collections::VecDeque;
 use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -118,6 +118,11 @@ impl Connection {
         R: Send + 'static,
         F: FnOnce() -> R + Send + 'static,
     {
+        // A line that came in during an earlier search is already queued:
+        // it ends this one too (and so does input that has ended).
+        if on_input == OnInput::Stop && (!self.pending.is_empty() || self.closed) {
+            stop.store(true, Ordering::Relaxed);
+        }
         let mut handle = tokio::task::spawn_blocking(job);
         loop {
             tokio::select! {
@@ -167,7 +172,9 @@ mod tests {
     use crate::protocol::line::MAX_LINE_BYTES;
 
     fn lines_of(bytes: &'static [u8]) -> Vec<Vec<u8>> {
-        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
         rt.block_on(async {
             let mut conn = connect(bytes, Box::new(std::io::sink()));
             let mut out = Vec::new();
@@ -181,7 +188,15 @@ mod tests {
     #[test]
     fn splits_lines_and_keeps_a_last_unterminated_one() {
         let got = lines_of(b"name\r\n\nversion\nquit");
-        assert_eq!(got, vec![b"name\r".to_vec(), vec![], b"version".to_vec(), b"quit".to_vec()]);
+        assert_eq!(
+            got,
+            vec![
+                b"name\r".to_vec(),
+                vec![],
+                b"version".to_vec(),
+                b"quit".to_vec()
+            ]
+        );
     }
 
     #[test]

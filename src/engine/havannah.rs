@@ -75,7 +75,10 @@ impl HavannahSession {
     fn to_move(&self, m: HexMove) -> Option<Move> {
         match m {
             HexMove::Swap => Some(Move::Swap),
-            HexMove::Cell(v) => self.pos.cell(v.row as usize, v.diag as usize).map(Move::Play),
+            HexMove::Cell(v) => self
+                .pos
+                .cell(v.row as usize, v.diag as usize)
+                .map(Move::Play),
         }
     }
 
@@ -112,17 +115,25 @@ impl HavannahSession {
     }
 
     fn limits(&self, color: Color, seconds: Option<f64>) -> Limits {
-        let fixed = seconds.filter(|s| s.is_finite() && *s > 0.0).map(Duration::from_secs_f64);
+        let fixed = seconds
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map(Duration::from_secs_f64);
         let clock = if let Some(c) = &self.castro {
             let secs = c.per_move + c.game_left.max(0.0) * c.percent / 100.0;
             Some(Duration::from_secs_f64(secs.max(0.01)))
         } else if *self.clock.control() != TimeControl::None {
             let cells = self.pos.num_cells() as u32;
-            Some(self.clock.budget(color, cells, self.pos.move_number() as u32))
+            Some(
+                self.clock
+                    .budget(color, cells, self.pos.move_number() as u32),
+            )
         } else {
             None
         };
-        let time = [fixed, self.options.time_per_move, clock].into_iter().flatten().min();
+        let time = [fixed, self.options.time_per_move, clock]
+            .into_iter()
+            .flatten()
+            .min();
         let playouts = match (self.options.playouts, self.castro.and_then(|c| c.max_sims)) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -134,7 +145,12 @@ impl HavannahSession {
         Limits { playouts, time }
     }
 
-    async fn genmove(&mut self, color: Option<Color>, seconds: Option<f64>, conn: &mut Connection) -> Reply {
+    async fn genmove(
+        &mut self,
+        color: Option<Color>,
+        seconds: Option<f64>,
+        conn: &mut Connection,
+    ) -> Reply {
         if self.pos.outcome().is_some() {
             return Reply::err(GAME_OVER);
         }
@@ -144,7 +160,11 @@ impl HavannahSession {
         }
         let limits = self.limits(color, seconds);
         let started = Instant::now();
-        let Some(Thought { decision, .. }) = self.thinker.think(self.pos.clone(), limits, conn, None).await else {
+        let Some(Thought { decision, .. }) = self
+            .thinker
+            .think(self.pos.clone(), limits, conn, None)
+            .await
+        else {
             return Reply::err("search failed");
         };
         self.book_time(color, started.elapsed());
@@ -188,8 +208,12 @@ impl HavannahSession {
         for option in options {
             match *option {
                 TimeOption::Move(s) if s.is_finite() && s >= 0.0 => t.per_move = s,
-                TimeOption::Game(s) | TimeOption::Remain(s) if s.is_finite() && s >= 0.0 => t.game_left = s,
-                TimeOption::Percent(p) => t.percent = p.unwrap_or(DEFAULT_GAME_PERCENT).clamp(0.0, 100.0),
+                TimeOption::Game(s) | TimeOption::Remain(s) if s.is_finite() && s >= 0.0 => {
+                    t.game_left = s
+                }
+                TimeOption::Percent(p) => {
+                    t.percent = p.unwrap_or(DEFAULT_GAME_PERCENT).clamp(0.0, 100.0)
+                }
                 // Even and stats splits: approximate as a share of the
                 // remaining game time per move, as percent does.
                 TimeOption::Even(_) | TimeOption::Stats(_) | TimeOption::Flexible(_) => {}
@@ -241,7 +265,7 @@ impl HavannahSession {
 }
 
 impl Session for HavannahSession {
-    async fn execute(&mut self, id: Option<u32>, text: &str, conn: &mut Connection) -> Reply {
+    async fn execute(&mut self, _id: Option<u32>, text: &str, conn: &mut Connection) -> Reply {
         let command = match parse_htp(text) {
             Ok(c) => c,
             Err(e) => return Reply::err(e.reply_text()),
@@ -250,11 +274,15 @@ impl Session for HavannahSession {
             HtpCommand::ProtocolVersion => Reply::ok("2"),
             HtpCommand::Name => Reply::ok("Warpstone"),
             HtpCommand::Version => Reply::ok(env!("CARGO_PKG_VERSION")),
-            HtpCommand::KnownCommand(name) => Reply::ok(HTP_COMMANDS.contains(&name.as_str()).to_string()),
+            HtpCommand::KnownCommand(name) => {
+                Reply::ok(HTP_COMMANDS.contains(&name.as_str()).to_string())
+            }
             HtpCommand::ListCommands => Reply::ok(HTP_COMMANDS.join("\n")),
             HtpCommand::Quit => Reply::Quit,
             HtpCommand::BoardSize(n) => match usize::try_from(n) {
-                Ok(side) if (Position::MIN_SIZE..=Position::MAX_SIZE).contains(&side) => self.reset(side),
+                Ok(side) if (Position::MIN_SIZE..=Position::MAX_SIZE).contains(&side) => {
+                    self.reset(side)
+                }
                 _ => Reply::err(UNACCEPTABLE_SIZE),
             },
             HtpCommand::ClearBoard => self.reset(self.pos.side()),
@@ -294,12 +322,17 @@ impl Session for HavannahSession {
                 self.clock = Clock::new(super::time_control(system));
                 Reply::empty()
             }
-            HtpCommand::TimeLeft { color, seconds, stones } => {
-                if !seconds.is_finite() || seconds < 0.0 || stones < 0 {
+            HtpCommand::TimeLeft {
+                color,
+                seconds,
+                stones,
+            } => {
+                if !seconds.is_finite() || stones < 0 {
                     return Reply::err(SYNTAX_ERROR);
                 }
                 let stones = u32::try_from(stones).unwrap_or(u32::MAX);
-                self.clock.time_left(color, Duration::from_secs_f64(seconds), stones);
+                self.clock
+                    .time_left(color, Duration::from_secs_f64(seconds.max(0.0)), stones);
                 Reply::empty()
             }
             HtpCommand::LoadSgf(path) => self.load(&path),
@@ -308,4 +341,3 @@ impl Session for HavannahSession {
         }
     }
 }
-

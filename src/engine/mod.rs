@@ -6,8 +6,8 @@
 //! on blocking threads (see [`connection::Connection::think`]) so input keeps
 //! flowing and analysis lines can be written while the engine thinks.
 
-pub mod go;
 pub mod connection;
+pub mod go;
 pub mod options;
 pub mod think;
 
@@ -98,17 +98,26 @@ pub async fn serve<S: Session>(session: &mut S, conn: &mut Connection) {
 pub fn time_control(system: crate::protocol::TimeSystem) -> crate::search::time::TimeControl {
     use crate::protocol::TimeSystem as T;
     use crate::search::time::TimeControl as C;
-    let secs = |s: f64| std::time::Duration::from_secs_f64(if s.is_finite() { s.max(0.0) } else { 0.0 });
+    let secs =
+        |s: f64| std::time::Duration::from_secs_f64(if s.is_finite() { s.max(0.0) } else { 0.0 });
     let count = |n: i64| u32::try_from(n).unwrap_or(if n < 0 { 0 } else { u32::MAX });
     match system {
         T::None => C::None,
         T::Absolute { main } => C::Absolute { main: secs(main) },
-        T::ByoYomi { main, period, periods } => C::ByoYomi {
+        T::ByoYomi {
+            main,
+            period,
+            periods,
+        } => C::ByoYomi {
             main: secs(main),
             period: secs(period),
             periods: count(periods),
         },
-        T::Canadian { main, period, stones } => C::Canadian {
+        T::Canadian {
+            main,
+            period,
+            stones,
+        } => C::Canadian {
             main: secs(main),
             period: secs(period),
             stones: count(stones),
@@ -125,7 +134,10 @@ pub enum GameKind {
 
 /// Runs the engine on stdin/stdout. Returns the process exit code.
 pub fn run(kind: GameKind, options: EngineOptions) -> i32 {
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("warpstone: cannot start the runtime: {e}");
@@ -136,7 +148,9 @@ pub fn run(kind: GameKind, options: EngineOptions) -> i32 {
         let mut conn = connection::connect(std::io::stdin(), Box::new(std::io::stdout()));
         match kind {
             GameKind::Go => serve(&mut go::GoSession::new(options), &mut conn).await,
-            GameKind::Havannah => serve(&mut havannah::HavannahSession::new(options), &mut conn).await,
+            GameKind::Havannah => {
+                serve(&mut havannah::HavannahSession::new(options), &mut conn).await
+            }
         }
     });
     0

@@ -90,7 +90,9 @@ impl<G: Game> Thinker<G> {
         let job = move || {
             search.set_position(&pos);
             let info = match stream {
-                Some(Stream { interval, format, .. }) if !interval.is_zero() => {
+                Some(Stream {
+                    interval, format, ..
+                }) if !interval.is_zero() => {
                     let mut report = |info: &SearchInfo<G::Move>| {
                         let _ = tx.send(format(info));
                     };

@@ -62,12 +62,21 @@ pub fn parse_analyze(
         max_moves: None,
         min_moves: None,
     };
+    // The colour and the bare interval are positional but optional: take a
+    // token only if it reads as one, else leave it for the keywords.
     request.color = if needs_color {
         Some(args.color()?)
     } else {
-        args.optional_parsed(Expected::Color, color)?
+        match args.peek().and_then(color) {
+            Some(c) => {
+                args.optional_word();
+                Some(c)
+            }
+            None => None,
+        }
     };
-    if let Some(n) = args.optional_parsed(Expected::Integer, integer)? {
+    if let Some(n) = args.peek().and_then(integer) {
+        args.optional_word();
         if !(0..=MAX_INTERVAL_CENTIS).contains(&n) {
             return Err(args.invalid(Expected::NonNegativeInteger, &n.to_string()));
         }
@@ -99,12 +108,18 @@ mod tests {
     #[test]
     fn accepts_the_forms_sabaki_and_lizzie_send() {
         let r = parse("", false).unwrap();
-        assert_eq!((r.color, r.interval_centis), (None, DEFAULT_INTERVAL_CENTIS));
+        assert_eq!(
+            (r.color, r.interval_centis),
+            (None, DEFAULT_INTERVAL_CENTIS)
+        );
         let r = parse("B 50", false).unwrap();
         assert_eq!((r.color, r.interval_centis), (Some(Color::Black), 50));
         let r = parse("w interval 20 ownership true maxmoves 5", false).unwrap();
         assert_eq!(r.color, Some(Color::White));
-        assert_eq!((r.interval_centis, r.ownership, r.max_moves), (20, true, Some(5)));
+        assert_eq!(
+            (r.interval_centis, r.ownership, r.max_moves),
+            (20, true, Some(5))
+        );
         let r = parse("30", false).unwrap();
         assert_eq!((r.color, r.interval_centis), (None, 30));
     }

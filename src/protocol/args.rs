@@ -82,7 +82,9 @@ impl fmt::Display for Expected {
             Expected::StoneStatus => "status (alive, dead, seki)",
             Expected::TimeSystem => "time system (none, absolute, byoyomi, canadian)",
             Expected::TimeOption => "time option (like -m or --game)",
-            Expected::AnalyzeKeyword => "analysis keyword (interval, minmoves, maxmoves, ownership)",
+            Expected::AnalyzeKeyword => {
+                "analysis keyword (interval, minmoves, maxmoves, ownership)"
+            }
             Expected::ParamValue => "parameter value",
         })
     }

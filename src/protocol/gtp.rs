@@ -193,7 +193,9 @@ pub fn parse_gtp(text: &str) -> Result<GtpCommand, ParseError> {
         "genmove_analyze" | "lz-genmove_analyze" => {
             C::GenmoveAnalyze(parse_analyze(AnalyzeFormat::Lz, &mut args, true)?)
         }
-        "kata-genmove_analyze" => C::GenmoveAnalyze(parse_analyze(AnalyzeFormat::Kata, &mut args, true)?),
+        "kata-genmove_analyze" => {
+            C::GenmoveAnalyze(parse_analyze(AnalyzeFormat::Kata, &mut args, true)?)
+        }
         "gogui-analyze_commands" | "gogui_analyze_commands" => C::GoguiAnalyzeCommands,
         "gogui-title" => C::GoguiTitle,
         "warpstone-move_values" => C::MoveValues(args.optional_parsed(Expected::Color, color)?),
@@ -203,7 +205,10 @@ pub fn parse_gtp(text: &str) -> Result<GtpCommand, ParseError> {
         "warpstone-statistics" => C::Statistics,
         "warpstone-param" => C::Param(match args.optional_word() {
             None => None,
-            Some(key) => Some((key.to_string(), args.word(Expected::ParamValue)?.to_string())),
+            Some(key) => Some((
+                key.to_string(),
+                args.word(Expected::ParamValue)?.to_string(),
+            )),
         }),
         unknown => return Ok(C::Unknown(unknown.to_string())),
     };

@@ -225,7 +225,11 @@ impl Playout {
         } else {
             None
         };
-        PlayoutResult { winner, score }
+        PlayoutResult {
+            winner,
+            score,
+            moves: self.moves as u32,
+        }
     }
 }
 

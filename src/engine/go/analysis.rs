@@ -19,7 +19,12 @@ use std::time::Duration;
 
 impl GoSession {
     /// `lz-analyze` / `kata-analyze`: search until the next line arrives.
-    pub(super) async fn analyze(&mut self, id: Option<u32>, request: AnalyzeRequest, conn: &mut Connection) -> Reply {
+    pub(super) async fn analyze(
+        &mut self,
+        id: Option<u32>,
+        request: AnalyzeRequest,
+        conn: &mut Connection,
+    ) -> Reply {
         let color = request.color.unwrap_or(self.pos.to_move());
         let mut pos = self.pos.clone();
         pos.set_to_move(color);
@@ -59,7 +64,9 @@ impl GoSession {
             format: formatter(&pos, request),
             on_input: OnInput::Queue,
         };
-        let played = self.choose_and_play(color, Mode::Play, conn, Some(stream)).await;
+        let played = self
+            .choose_and_play(color, Mode::Play, conn, Some(stream))
+            .await;
         let last = played.unwrap_or_else(|_| Vertex::Pass.to_string());
         let _ = conn.write(&format!("play {last}\n\n"));
         Reply::Streamed
@@ -89,15 +96,34 @@ fn vertex_text(pos: &Position, mv: Move) -> String {
 
 /// One report: `info move … pv …` per visited candidate, then (kata, if
 /// asked) `ownership …`, on one line.
-pub(super) fn info_line(pos: &Position, request: AnalyzeRequest, info: &SearchInfo<Move>) -> String {
+pub(super) fn info_line(
+    pos: &Position,
+    request: AnalyzeRequest,
+    info: &SearchInfo<Move>,
+) -> String {
     let mut line = String::new();
-    let black_view = if pos.to_move() == Color::Black { 1.0 } else { -1.0 };
+    let black_view = if pos.to_move() == Color::Black {
+        1.0
+    } else {
+        -1.0
+    };
     let limit = request.max_moves.map_or(usize::MAX, |n| n as usize);
-    for (order, c) in info.candidates.iter().filter(|c| c.visits > 0).take(limit).enumerate() {
+    for (order, c) in info
+        .candidates
+        .iter()
+        .filter(|c| c.visits > 0)
+        .take(limit)
+        .enumerate()
+    {
         if !line.is_empty() {
             line.push(' ');
         }
-        let _ = write!(line, "info move {} visits {}", vertex_text(pos, c.mv), c.visits);
+        let _ = write!(
+            line,
+            "info move {} visits {}",
+            vertex_text(pos, c.mv),
+            c.visits
+        );
         match request.format {
             AnalyzeFormat::Lz => {
                 let _ = write!(
@@ -128,7 +154,11 @@ pub(super) fn info_line(pos: &Position, request: AnalyzeRequest, info: &SearchIn
         }
     }
     if request.format == AnalyzeFormat::Kata && request.ownership {
-        line.push_str(if line.is_empty() { "ownership" } else { " ownership" });
+        line.push_str(if line.is_empty() {
+            "ownership"
+        } else {
+            " ownership"
+        });
         let size = pos.size();
         for row in (0..size).rev() {
             for col in 0..size {

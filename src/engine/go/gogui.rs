@@ -75,13 +75,20 @@ impl GoSession {
             }
         }
         let mut stats = vec![LeafStats::default(); leaves.len()];
-        self.thinker
-            .simulator()
-            .simulate(&leaves, MOVE_VALUE_PLAYOUTS, MOVE_VALUE_SEED, &mut stats);
+        self.thinker.simulator().simulate(
+            &leaves,
+            MOVE_VALUE_PLAYOUTS,
+            MOVE_VALUE_SEED,
+            &mut stats,
+        );
         let mut values = vec![0.0f32; self.pos.move_space()];
         for (&i, s) in indices.iter().zip(&stats) {
             let black = s.black_wins / s.playouts.max(1) as f32;
-            values[i] = if color == Color::Black { black } else { 1.0 - black };
+            values[i] = if color == Color::Black {
+                black
+            } else {
+                1.0 - black
+            };
         }
         Reply::ok(self.dboard(|i| values[i]))
     }
@@ -95,7 +102,12 @@ impl GoSession {
         let own = self.ownership_estimate();
         let mut line = String::from("INFLUENCE");
         for p in self.pos.points() {
-            let _ = write!(line, " {} {:.3}", self.vertex_of(p), own[self.pos.move_index(Move::Play(p))]);
+            let _ = write!(
+                line,
+                " {} {:.3}",
+                self.vertex_of(p),
+                own[self.pos.move_index(Move::Play(p))]
+            );
         }
         Reply::ok(line)
     }
@@ -105,7 +117,12 @@ impl GoSession {
             .last_info
             .as_ref()
             .and_then(|info| info.candidates.first())
-            .map(|c| c.pv.iter().map(|&mv| self.vertex(mv).to_string()).collect::<Vec<_>>().join(" "))
+            .map(|c| {
+                c.pv.iter()
+                    .map(|&mv| self.vertex(mv).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .unwrap_or_default();
         Reply::ok(pv)
     }
@@ -154,7 +171,9 @@ impl GoSession {
             },
             "time_per_move" => match value.parse::<f64>() {
                 Ok(s) if s == 0.0 => self.options.time_per_move = None,
-                Ok(s) if s > 0.0 && s <= 86_400.0 => self.options.time_per_move = Some(Duration::from_secs_f64(s)),
+                Ok(s) if s > 0.0 && s <= 86_400.0 => {
+                    self.options.time_per_move = Some(Duration::from_secs_f64(s))
+                }
                 _ => return Reply::err(SYNTAX_ERROR),
             },
             "threads" => match value.parse::<usize>() {
@@ -212,7 +231,12 @@ fn gfx_block(pos: &Position, info: &SearchInfo<Move>) -> String {
                     .to_string()
                 }
             };
-            let _ = write!(block, " {} {}", if color == Color::Black { "b" } else { "w" }, text);
+            let _ = write!(
+                block,
+                " {} {}",
+                if color == Color::Black { "b" } else { "w" },
+                text
+            );
             color = color.opponent();
         }
         block.push('\n');

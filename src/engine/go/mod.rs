@@ -12,15 +12,17 @@ mod setup;
 mod think;
 
 use super::connection::Connection;
+use super::think::Thinker;
 use super::{EngineOptions, Reply, Session};
 use crate::game::go::{Move, Point, Position};
-use crate::game::{Color, Game};
+use crate::game::Color;
 use crate::protocol::gtp::{self, GtpCommand};
-use crate::protocol::reply::{CANNOT_UNDO, ILLEGAL_MOVE, SYNTAX_ERROR, UNACCEPTABLE_SIZE, UNKNOWN_COMMAND};
-use crate::protocol::TimeSystem;
+use crate::protocol::reply::{
+    CANNOT_UNDO, ILLEGAL_MOVE, SYNTAX_ERROR, UNACCEPTABLE_SIZE, UNKNOWN_COMMAND,
+};
 use crate::protocol::vertex::Vertex;
+use crate::protocol::TimeSystem;
 use crate::search::time::Clock;
-use super::think::Thinker;
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::Simulator;
 use std::sync::Arc;
@@ -66,7 +68,9 @@ impl GoSession {
     fn to_move(&self, v: Vertex) -> Option<Move> {
         match v {
             Vertex::Pass => Some(Move::Pass),
-            Vertex::Coord { col, row } => self.pos.point(col as usize, row as usize).map(Move::Play),
+            Vertex::Coord { col, row } => {
+                self.pos.point(col as usize, row as usize).map(Move::Play)
+            }
         }
     }
 
@@ -88,7 +92,8 @@ impl GoSession {
     /// Vertices in GNU Go's board scan order: top row first, left to
     /// right, so regression scripts can compare lists as text.
     fn vertex_list(&self, points: impl IntoIterator<Item = Point>) -> String {
-        let mut coords: Vec<(usize, usize)> = points.into_iter().map(|p| self.pos.coords(p)).collect();
+        let mut coords: Vec<(usize, usize)> =
+            points.into_iter().map(|p| self.pos.coords(p)).collect();
         coords.sort_by_key(|&(col, row)| (std::cmp::Reverse(row), col));
         let names: Vec<String> = coords
             .into_iter()
@@ -105,7 +110,8 @@ impl GoSession {
 
     /// Starts a new game of `size` with the current komi.
     fn reset(&mut self, size: usize) -> Result<(), Reply> {
-        let pos = Position::new(size, self.pos.komi()).map_err(|_| Reply::err(UNACCEPTABLE_SIZE))?;
+        let pos =
+            Position::new(size, self.pos.komi()).map_err(|_| Reply::err(UNACCEPTABLE_SIZE))?;
         self.pos = pos;
         self.undo_stack.clear();
         self.record = setup::empty_record(&self.pos);
@@ -116,7 +122,9 @@ impl GoSession {
     /// Plays `mv` for `color` and records it; on failure nothing changes.
     fn play(&mut self, color: Color, mv: Move) -> Result<(), Reply> {
         let before = self.pos.clone();
-        self.pos.play_as(color, mv).map_err(|_| Reply::err(ILLEGAL_MOVE))?;
+        self.pos
+            .play_as(color, mv)
+            .map_err(|_| Reply::err(ILLEGAL_MOVE))?;
         self.undo_stack.push(before);
         let coords = match mv {
             Move::Pass => None,
@@ -130,12 +138,7 @@ impl GoSession {
         match self.undo_stack.pop() {
             Some(previous) => {
                 self.pos = previous;
-                // Setup stones are undone as one step with the stack entry
-                // that placed them; moves one by one.
-                if self.record.moves.pop().is_none() {
-                    self.record.setup.clear();
-                    self.record.handicap = 0;
-                }
+                self.record.moves.pop();
                 Reply::empty()
             }
             None => Reply::err(CANNOT_UNDO),
@@ -163,7 +166,9 @@ impl Session for GoSession {
             GtpCommand::ProtocolVersion => Reply::ok("2"),
             GtpCommand::Name => Reply::ok("Warpstone"),
             GtpCommand::Version => Reply::ok(env!("CARGO_PKG_VERSION")),
-            GtpCommand::KnownCommand(name) => Reply::ok(gtp::GTP_COMMANDS.contains(&name.as_str()).to_string()),
+            GtpCommand::KnownCommand(name) => {
+                Reply::ok(gtp::GTP_COMMANDS.contains(&name.as_str()).to_string())
+            }
             GtpCommand::ListCommands => Reply::ok(gtp::GTP_COMMANDS.join("\n")),
             GtpCommand::Quit => Reply::Quit,
             GtpCommand::BoardSize(n) => {
@@ -173,7 +178,10 @@ impl Session for GoSession {
                 }
                 self.reset(size).err().unwrap_or_else(Reply::empty)
             }
-            GtpCommand::ClearBoard => self.reset(self.pos.size()).err().unwrap_or_else(Reply::empty),
+            GtpCommand::ClearBoard => self
+                .reset(self.pos.size())
+                .err()
+                .unwrap_or_else(Reply::empty),
             GtpCommand::Komi(k) if k.is_finite() && k.abs() <= 1000.0 => {
                 self.pos.set_komi(k);
                 self.record.komi = k;
@@ -185,8 +193,12 @@ impl Session for GoSession {
                 None => Reply::err(ILLEGAL_MOVE),
             },
             GtpCommand::Genmove(color) => self.genmove(color, think::Mode::Play, conn).await,
-            GtpCommand::KgsGenmoveCleanup(color) => self.genmove(color, think::Mode::Cleanup, conn).await,
-            GtpCommand::RegGenmove(color) => self.genmove(color, think::Mode::Regression, conn).await,
+            GtpCommand::KgsGenmoveCleanup(color) => {
+                self.genmove(color, think::Mode::Cleanup, conn).await
+            }
+            GtpCommand::RegGenmove(color) => {
+                self.genmove(color, think::Mode::Regression, conn).await
+            }
             GtpCommand::Undo => self.undo(),
             GtpCommand::ShowBoard => Reply::ok(format!("\n{}", self.pos.showboard().trim_end())),
             GtpCommand::FixedHandicap(n) => self.fixed_handicap(n),
@@ -194,23 +206,35 @@ impl Session for GoSession {
             GtpCommand::SetFreeHandicap(vertices) => self.set_free_handicap(&vertices),
             GtpCommand::FinalScore => self.final_score(),
             GtpCommand::FinalStatusList(status) => self.final_status_list(status),
-            GtpCommand::TimeSettings(system) | GtpCommand::KgsTimeSettings(system) => self.set_time(system),
-            GtpCommand::TimeLeft { color, seconds, stones } => {
-                if !seconds.is_finite() || seconds < 0.0 || stones < 0 {
+            GtpCommand::TimeSettings(system) | GtpCommand::KgsTimeSettings(system) => {
+                self.set_time(system)
+            }
+            GtpCommand::TimeLeft {
+                color,
+                seconds,
+                stones,
+            } => {
+                // Controllers with lag can report a little below zero.
+                if !seconds.is_finite() || stones < 0 {
                     return Reply::err(SYNTAX_ERROR);
                 }
                 let stones = u32::try_from(stones).unwrap_or(u32::MAX);
-                self.clock.time_left(color, Duration::from_secs_f64(seconds.max(0.0)), stones);
+                self.clock
+                    .time_left(color, Duration::from_secs_f64(seconds.max(0.0)), stones);
                 Reply::empty()
             }
             GtpCommand::LoadSgf { path, move_number } => self.load_sgf(&path, move_number),
             GtpCommand::PrintSgf(path) => self.print_sgf(path.as_deref()),
             GtpCommand::ListStones(color) => Reply::ok(self.vertex_list(self.pos.stones(color))),
             GtpCommand::IsLegal(color, v) => {
-                let legal = self.to_move(v).is_some_and(|mv| self.pos.is_legal_as(color, mv));
+                let legal = self
+                    .to_move(v)
+                    .is_some_and(|mv| self.pos.is_legal_as(color, mv));
                 Reply::ok(if legal { "1" } else { "0" })
             }
-            GtpCommand::AllLegal(color) => Reply::ok(self.vertex_list(self.pos.legal_points_as(color))),
+            GtpCommand::AllLegal(color) => {
+                Reply::ok(self.vertex_list(self.pos.legal_points_as(color)))
+            }
             GtpCommand::Captures(color) => Reply::ok(self.pos.captures(color).to_string()),
             GtpCommand::GoguiInterrupt => Reply::empty(),
             GtpCommand::Analyze(request) => self.analyze(id, request, conn).await,
@@ -226,9 +250,4 @@ impl Session for GoSession {
             GtpCommand::Unknown(_) => Reply::err(UNKNOWN_COMMAND),
         }
     }
-}
-
-/// A game is over for the purpose of `genmove` once two passes were played.
-fn game_over(pos: &Position) -> bool {
-    pos.outcome().is_some()
 }

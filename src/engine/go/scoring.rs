@@ -28,7 +28,12 @@ impl GoSession {
     pub(super) fn ownership_estimate(&self) -> Vec<f32> {
         let mut stats = vec![LeafStats::default()];
         let n = self.options.scoring_playouts.max(1);
-        self.thinker.simulator().simulate(std::slice::from_ref(&self.pos), n, SCORING_SEED, &mut stats);
+        self.thinker.simulator().simulate(
+            std::slice::from_ref(&self.pos),
+            n,
+            SCORING_SEED,
+            &mut stats,
+        );
         let count = stats[0].playouts.max(1) as f32;
         stats[0].ownership.iter().map(|o| o / count).collect()
     }
@@ -59,7 +64,11 @@ impl GoSession {
         // order of their first stone.
         let mut seen = vec![false; self.pos.move_space()];
         let mut lines = Vec::new();
-        let mut scan: Vec<Point> = self.pos.points().filter(|&p| self.pos.color_at(p).is_some()).collect();
+        let mut scan: Vec<Point> = self
+            .pos
+            .points()
+            .filter(|&p| self.pos.color_at(p).is_some())
+            .collect();
         scan.sort_by_key(|&p| {
             let (col, row) = self.pos.coords(p);
             (std::cmp::Reverse(row), col)
@@ -122,7 +131,9 @@ fn string_of(pos: &Position, p: Point) -> Vec<Point> {
 /// side owns and that also touches a live opponent stone: a shared liberty
 /// that no one can fill.
 fn in_seki(pos: &Position, p: Point, ownership: &[f32], dead: &[bool]) -> bool {
-    let Some(color) = pos.color_at(p) else { return false };
+    let Some(color) = pos.color_at(p) else {
+        return false;
+    };
     let mut seen = vec![false; pos.move_space()];
     let mut stack = vec![p];
     seen[pos.move_index(Move::Play(p))] = true;
@@ -136,7 +147,8 @@ fn in_seki(pos: &Position, p: Point, ownership: &[f32], dead: &[bool]) -> bool {
                 }
                 None if ownership[ni].abs() < NEUTRAL_OWNERSHIP => {
                     let shared = neighbours(pos, n).any(|m| {
-                        pos.color_at(m) == Some(color.opponent()) && !dead[pos.move_index(Move::Play(m))]
+                        pos.color_at(m) == Some(color.opponent())
+                            && !dead[pos.move_index(Move::Play(m))]
                     });
                     if shared {
                         return true;
@@ -153,7 +165,10 @@ fn in_seki(pos: &Position, p: Point, ownership: &[f32], dead: &[bool]) -> bool {
 /// off: live stones count for their colour, and each empty-or-dead region
 /// counts for the colour that alone borders it.
 pub(super) fn area_score_without(pos: &Position, dead: &[bool]) -> f32 {
-    let alive = |p: Point| pos.color_at(p).filter(|_| !dead[pos.move_index(Move::Play(p))]);
+    let alive = |p: Point| {
+        pos.color_at(p)
+            .filter(|_| !dead[pos.move_index(Move::Play(p))])
+    };
     let mut seen = vec![false; pos.move_space()];
     let (mut black, mut white) = (0i32, 0i32);
     for p in pos.points() {
@@ -222,8 +237,10 @@ mod tests {
     fn without_dead_stones_it_is_tromp_taylor() {
         let mut pos = Position::new(5, 0.5).unwrap();
         for row in 0..5 {
-            pos.play_as(Color::Black, Move::Play(pos.point(1, row).unwrap())).unwrap();
-            pos.play_as(Color::White, Move::Play(pos.point(3, row).unwrap())).unwrap();
+            pos.play_as(Color::Black, Move::Play(pos.point(1, row).unwrap()))
+                .unwrap();
+            pos.play_as(Color::White, Move::Play(pos.point(3, row).unwrap()))
+                .unwrap();
         }
         let none = vec![false; pos.move_space()];
         assert_eq!(area_score_without(&pos, &none), pos.area_score());
@@ -234,7 +251,8 @@ mod tests {
     fn dead_stones_count_for_the_opponent() {
         let mut pos = Position::new(5, 0.5).unwrap();
         for row in 0..5 {
-            pos.play_as(Color::Black, Move::Play(pos.point(2, row).unwrap())).unwrap();
+            pos.play_as(Color::Black, Move::Play(pos.point(2, row).unwrap()))
+                .unwrap();
             pos.set_to_move(Color::Black);
         }
         let w = pos.point(0, 0).unwrap();

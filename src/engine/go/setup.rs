@@ -5,7 +5,10 @@ use crate::engine::Reply;
 use crate::game::go::sgf::{self, GameRecord};
 use crate::game::go::{fixed_handicap, Move, Point, Position};
 use crate::game::{Color, Game};
-use crate::protocol::reply::{BAD_VERTEX_LIST, BOARD_NOT_EMPTY, CANNOT_LOAD_FILE, CANNOT_SAVE_FILE, INVALID_NUMBER_OF_STONES, SYNTAX_ERROR};
+use crate::protocol::reply::{
+    BAD_VERTEX_LIST, BOARD_NOT_EMPTY, CANNOT_LOAD_FILE, CANNOT_SAVE_FILE, INVALID_NUMBER_OF_STONES,
+    SYNTAX_ERROR,
+};
 use crate::protocol::vertex::Vertex;
 
 pub(super) fn empty_record(pos: &Position) -> GameRecord {
@@ -23,7 +26,8 @@ impl GoSession {
         self.pos.points().all(|p| self.pos.color_at(p).is_none())
     }
 
-    /// Places Black handicap stones as one undoable step; White moves next.
+    /// Places Black handicap stones; White moves next. As in GNU Go, the
+    /// handicap is the start of the game, not a move: it cannot be undone.
     fn place_handicap(&mut self, points: &[Point]) -> Result<(), Reply> {
         let mut pos = self.pos.clone();
         for &p in points {
@@ -31,10 +35,13 @@ impl GoSession {
                 .map_err(|_| Reply::err(BAD_VERTEX_LIST))?;
         }
         pos.set_to_move(Color::White);
-        let previous = std::mem::replace(&mut self.pos, pos);
-        self.undo_stack.push(previous);
+        self.pos = pos;
+        self.undo_stack.clear();
         self.record.handicap = points.len() as u32;
-        self.record.setup = points.iter().map(|&p| (Color::Black, self.pos.coords(p))).collect();
+        self.record.setup = points
+            .iter()
+            .map(|&p| (Color::Black, self.pos.coords(p)))
+            .collect();
         Ok(())
     }
 
@@ -48,7 +55,10 @@ impl GoSession {
         let Some(layout) = layout else {
             return Reply::err(INVALID_NUMBER_OF_STONES);
         };
-        let points: Vec<Point> = layout.iter().filter_map(|&(c, r)| self.pos.point(c, r)).collect();
+        let points: Vec<Point> = layout
+            .iter()
+            .filter_map(|&(c, r)| self.pos.point(c, r))
+            .collect();
         match self.place_handicap(&points) {
             Ok(()) => Reply::ok(self.vertex_list(points)),
             Err(reply) => reply,
@@ -88,7 +98,10 @@ impl GoSession {
                 None => break,
             }
         }
-        let points: Vec<Point> = chosen.iter().filter_map(|&(c, r)| self.pos.point(c, r)).collect();
+        let points: Vec<Point> = chosen
+            .iter()
+            .filter_map(|&(c, r)| self.pos.point(c, r))
+            .collect();
         match self.place_handicap(&points) {
             Ok(()) => Reply::ok(self.vertex_list(points)),
             Err(reply) => reply,
@@ -101,7 +114,7 @@ impl GoSession {
         }
         let size = self.pos.size();
         if vertices.len() < 2 || vertices.len() >= size * size {
-            return Reply::err(INVALID_NUMBER_OF_STONES);
+            return Reply::err(BAD_VERTEX_LIST);
         }
         let mut points = Vec::with_capacity(vertices.len());
         for &v in vertices {
@@ -110,7 +123,9 @@ impl GoSession {
                 _ => return Reply::err(BAD_VERTEX_LIST),
             }
         }
-        self.place_handicap(&points).err().unwrap_or_else(Reply::empty)
+        self.place_handicap(&points)
+            .err()
+            .unwrap_or_else(Reply::empty)
     }
 
     /// Replays a game record up to (not including) `move_number`; the
@@ -143,8 +158,13 @@ impl GoSession {
         }
         if !record.setup.is_empty() {
             let first = record.moves.first().map(|m| m.0);
-            let white_first = first == Some(Color::White) || (first.is_none() && record.handicap > 0);
-            pos.set_to_move(if white_first { Color::White } else { Color::Black });
+            let white_first =
+                first == Some(Color::White) || (first.is_none() && record.handicap > 0);
+            pos.set_to_move(if white_first {
+                Color::White
+            } else {
+                Color::Black
+            });
         }
         for &(color, coords) in &record.moves[..limit] {
             let mv = match coords {

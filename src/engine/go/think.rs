@@ -4,12 +4,12 @@
 use super::GoSession;
 use crate::engine::connection::{Connection, OnInput};
 use crate::engine::options::DEFAULT_TIME_PER_MOVE;
+use crate::engine::think::{Stream, Thought};
 use crate::engine::Reply;
 use crate::game::go::Move;
 use crate::game::{Color, Game};
-use crate::search::time::TimeControl;
-use crate::engine::think::{Stream, Thought};
 use crate::protocol::Vertex;
+use crate::search::time::TimeControl;
 use crate::search::{Decision, Limits, SearchInfo};
 use std::time::Instant;
 
@@ -31,8 +31,10 @@ impl GoSession {
     /// the controller's clock; with neither, the default time.
     fn limits(&self, color: Color) -> Limits {
         let points = (self.pos.size() * self.pos.size()) as u32;
-        let clock = (*self.clock.control() != TimeControl::None)
-            .then(|| self.clock.budget(color, points, self.pos.move_number() as u32));
+        let clock = (*self.clock.control() != TimeControl::None).then(|| {
+            self.clock
+                .budget(color, points, self.pos.move_number() as u32)
+        });
         let time = match (self.options.time_per_move, clock) {
             (Some(t), Some(c)) => Some(t.min(c)),
             (t, c) => t.or(c),
@@ -47,7 +49,12 @@ impl GoSession {
         }
     }
 
-    pub(super) async fn genmove(&mut self, color: Color, mode: Mode, conn: &mut Connection) -> Reply {
+    pub(super) async fn genmove(
+        &mut self,
+        color: Color,
+        mode: Mode,
+        conn: &mut Connection,
+    ) -> Reply {
         match self.choose_and_play(color, mode, conn, None).await {
             Ok(text) => Reply::ok(text),
             Err(reply) => reply,
@@ -68,7 +75,8 @@ impl GoSession {
         let limits = self.limits(color);
         let stream = stream.or_else(|| self.live_gfx_stream(&pos));
         let started = Instant::now();
-        let Some(Thought { info, decision }) = self.thinker.think(pos, limits, conn, stream).await else {
+        let Some(Thought { info, decision }) = self.thinker.think(pos, limits, conn, stream).await
+        else {
             return Err(Reply::err("search failed"));
         };
         self.clock.spend(color, started.elapsed());
@@ -99,7 +107,10 @@ impl GoSession {
     /// next command arrives. The tree stays, and the next genmove reuses the
     /// subtree of the move actually played.
     pub(super) async fn ponder(&mut self, conn: &mut Connection) {
-        if !self.options.ponder || !std::mem::take(&mut self.ponder_after) || self.pos.outcome().is_some() {
+        if !self.options.ponder
+            || !std::mem::take(&mut self.ponder_after)
+            || self.pos.outcome().is_some()
+        {
             return;
         }
         let quiet = Stream {
@@ -107,17 +118,20 @@ impl GoSession {
             format: Box::new(|_| String::new()),
             on_input: OnInput::Stop,
         };
-        let _ = self.thinker.think(self.pos.clone(), Limits::default(), conn, Some(quiet)).await;
+        let _ = self
+            .thinker
+            .think(self.pos.clone(), Limits::default(), conn, Some(quiet))
+            .await;
     }
 
     /// In cleanup mode, the best non-pass candidate while dead opponent
     /// stones remain.
     fn cleanup_move(&self, color: Color, info: &SearchInfo<Move>) -> Option<Move> {
         let dead = self.dead_stones(&info.ownership);
-        let opponent_dead = self
-            .pos
-            .points()
-            .any(|p| dead[self.pos.move_index(Move::Play(p))] && self.pos.color_at(p) == Some(color.opponent()));
+        let opponent_dead = self.pos.points().any(|p| {
+            dead[self.pos.move_index(Move::Play(p))]
+                && self.pos.color_at(p) == Some(color.opponent())
+        });
         if !opponent_dead {
             return None;
         }

@@ -1,7 +1,7 @@
 //! Text rendering of a position, in the style of GNU Go's `showboard`.
 
 use super::board::{BLACK, WHITE};
-use super::{fixed_handicap, Position};
+use super::Position;
 use std::fmt::Write;
 
 /// GTP column letter for a 0-based column: A..Z skipping I (25 letters,
@@ -20,14 +20,11 @@ impl Position {
     /// column letters, row numbers and the capture counts.
     pub fn showboard(&self) -> String {
         let size = self.size();
-        // Star points: corners, plus the centre on odd boards from 9x9 and
-        // the side stars from 13x13.
-        let star_count = match size {
-            13.. if !size.is_multiple_of(2) => 9,
-            9.. if !size.is_multiple_of(2) => 5,
-            _ => 4,
-        };
-        let stars = fixed_handicap(size, star_count).unwrap_or_default();
+        let stars = star_points(size);
+        // GNU Go writes the capture counts beside the 9th and 10th lines
+        // from the top, or the last two lines of smaller boards.
+        let white_line = 8.min(size.saturating_sub(2));
+        let black_line = 9.min(size - 1);
         let letters: String = (0..size)
             .map(|c| format!(" {}", column_letter(c)))
             .collect();
@@ -46,20 +43,38 @@ impl Position {
                 let _ = write!(out, " {symbol}");
             }
             let _ = write!(out, " {}", row + 1);
-            match line {
-                0 => {
-                    let n = self.captures(crate::game::Color::White);
-                    let _ = write!(out, "     WHITE (O) has captured {n} stones");
-                }
-                1 => {
-                    let n = self.captures(crate::game::Color::Black);
-                    let _ = write!(out, "     BLACK (X) has captured {n} stones");
-                }
-                _ => {}
+            if line == white_line {
+                let n = self.captures(crate::game::Color::White);
+                let _ = write!(out, "     WHITE (O) has captured {n} stones");
+            } else if line == black_line {
+                let n = self.captures(crate::game::Color::Black);
+                let _ = write!(out, "     BLACK (X) has captured {n} stones");
             }
             out.push('\n');
         }
         let _ = writeln!(out, "  {letters}");
         out
     }
+}
+
+/// GNU Go's star points: four corner stars at line 4 from 12x12 up, line 3
+/// from 6x6 to 11x11, line 2 on 5x5 and 3x3 (none on 2x2 and 4x4); the
+/// centre on odd sizes; the side midpoints on odd sizes from 13x13.
+fn star_points(size: usize) -> Vec<(usize, usize)> {
+    let edge = match size {
+        12.. => 3,
+        6..=11 => 2,
+        3 | 5 => 1,
+        _ => return Vec::new(),
+    };
+    let far = size - 1 - edge;
+    let mut stars = vec![(edge, edge), (edge, far), (far, edge), (far, far)];
+    if size % 2 == 1 {
+        let mid = size / 2;
+        stars.push((mid, mid));
+        if size >= 13 {
+            stars.extend([(mid, edge), (mid, far), (edge, mid), (far, mid)]);
+        }
+    }
+    stars
 }
