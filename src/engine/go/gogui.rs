@@ -170,7 +170,7 @@ impl GoSession {
                 Err(_) => return Reply::err(SYNTAX_ERROR),
             },
             "time_per_move" => match value.parse::<f64>() {
-                Ok(s) if s == 0.0 => self.options.time_per_move = None,
+                Ok(0.0) => self.options.time_per_move = None,
                 Ok(s) if s > 0.0 && s <= 86_400.0 => {
                     self.options.time_per_move = Some(Duration::from_secs_f64(s))
                 }
