@@ -7,6 +7,11 @@ last move, and the winner after it must be OpenSpiel's.
 
 Setup:  python3 -m venv /tmp/venv && /tmp/venv/bin/pip install open_spiel
 Run:    /tmp/venv/bin/python scripts/oracle/havannah_openspiel.py [--games 30]
+Check:  /tmp/venv/bin/python scripts/oracle/havannah_openspiel.py --check \
+            --engine "target/release/warpstone --game havannah --playouts 1"
+        plays fresh random OpenSpiel games through the engine over HTP and
+        exits 1 on the first disagreement: `havannah_winner` must answer
+        `none` before the last move and OpenSpiel's winner after it.
 
 Mapping (from open_spiel/games/havannah/havannah.cc): OpenSpiel keeps the
 board as a (2s-1)^2 grid, action = x + y*(2s-1), a cell is on the board when
@@ -21,6 +26,7 @@ the stone becomes player 1's and player 0 moves again: our `swap`.
 """
 
 import argparse
+import pathlib
 import random
 import sys
 
@@ -61,14 +67,60 @@ def random_game(side, swap, force_swap, rng):
     return moves, winner
 
 
+def check_engine(command, games, seed):
+    """Replays fresh OpenSpiel games through the engine; returns failures."""
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+    from gtpclient import GtpClient
+
+    rng = random.Random(seed)
+    failures, played, moves_checked = 0, 0, 0
+    engine = GtpClient(command, label="warpstone")
+    try:
+        for side in range(4, 11):
+            for i in range(games):
+                moves, winner = random_game(side, swap=True, force_swap=i % 3 == 0, rng=rng)
+                engine.send(f"boardsize {side}")
+                engine.send("swap 1")
+                color = "w"
+                problem = None
+                for n, move in enumerate(moves, start=1):
+                    reply = engine.send(f"play {color} {move}")
+                    if reply.strip():
+                        problem = f"move {n} {color} {move}: unexpected reply {reply!r}"
+                        break
+                    said = engine.send("havannah_winner").strip()
+                    moves_checked += 1
+                    expected = winner if n == len(moves) else "none"
+                    if said != expected:
+                        problem = f"after move {n} ({move}) engine says {said}, OpenSpiel {expected}"
+                        break
+                    color = "b" if color == "w" else "w"
+                played += 1
+                if problem:
+                    failures += 1
+                    print(f"DISAGREE side {side}: {problem}\n  game: {' '.join(moves)}", file=sys.stderr)
+    finally:
+        engine.close()
+    print(f"havannah_openspiel --check: {played} games, {moves_checked} positions, "
+          f"{failures} disagreements", file=sys.stderr)
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="play fresh games through --engine instead of writing the data file")
+    parser.add_argument("--engine", default="target/release/warpstone --game havannah --playouts 1 --threads 1",
+                        help="HTP engine command line for --check")
     parser.add_argument("--games", type=int, default=30, help="games per side")
     parser.add_argument("--draws", type=int, default=3,
                         help="extra side-4 games that ended in a draw (rare in random play)")
     parser.add_argument("--seed", type=int, default=20240611)
     parser.add_argument("--out", default="tests/data/havannah/openspiel_games.txt")
     args = parser.parse_args()
+
+    if args.check:
+        sys.exit(1 if check_engine(args.engine, args.games, args.seed) else 0)
 
     rng = random.Random(args.seed)
     lines = [

@@ -28,12 +28,13 @@ impl GoSession {
     pub(super) fn ownership_estimate(&self) -> Vec<f32> {
         let mut stats = vec![LeafStats::default()];
         let n = self.options.scoring_playouts.max(1);
-        self.thinker.simulator().simulate(
-            std::slice::from_ref(&self.pos),
-            n,
-            SCORING_SEED,
-            &mut stats,
-        );
+        // After the two passes that end a game the playouts must still play
+        // on: that is how they find the dead stones.
+        let mut pos = self.pos.clone();
+        pos.resume();
+        self.thinker
+            .simulator()
+            .simulate(std::slice::from_ref(&pos), n, SCORING_SEED, &mut stats);
         let count = stats[0].playouts.max(1) as f32;
         stats[0].ownership.iter().map(|o| o / count).collect()
     }

@@ -185,6 +185,12 @@ impl Position {
         self.passes
     }
 
+    /// Forgets the passes that ended the game, so it can be played on (for
+    /// playouts that estimate which stones are dead after the game).
+    pub fn resume(&mut self) {
+        self.passes = 0;
+    }
+
     /// Moves played (plays and passes, not setup stones).
     pub fn move_number(&self) -> usize {
         self.move_number
