@@ -5,7 +5,7 @@
 use super::connection::Connection;
 use super::think::{Thinker, Thought};
 use super::{EngineOptions, Reply, Session};
-use crate::game::havannah::{hgf, Move, Position};
+use crate::game::havannah::{hgf, Cell, Move, Position};
 use crate::game::{Color, Game, Outcome};
 use crate::protocol::reply::{
     CANNOT_LOAD_FILE, CANNOT_SAVE_FILE, CANNOT_UNDO, GAME_OVER, ILLEGAL_MOVE, SYNTAX_ERROR,
@@ -15,12 +15,23 @@ use crate::protocol::{parse_htp, HexMove, HtpCommand, TimeOption, HTP_COMMANDS};
 use crate::search::time::{Clock, TimeControl};
 use crate::search::{Decision, Limits};
 use crate::sim::cpu::CpuSimulator;
+use crate::sim::LeafStats;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Side length a fresh engine starts with: 8 (169 cells), LittleGolem's and
 /// Castro's tournament size.
 const DEFAULT_SIDE: usize = 8;
+
+/// The analysis menu for GoGui-style clients: both maps are `dboard`s over
+/// Castro's square (2s-1)x(2s-1) grid, row `a` first, 0 off the board.
+const ANALYZE_COMMANDS: &str = "dboard/Move Values/warpstone-move_values
+dboard/Ownership/warpstone-ownership";
+
+/// Playouts per cell for the heat map, and for the ownership estimate.
+const MOVE_VALUE_PLAYOUTS: u32 = 256;
+const OWNERSHIP_PLAYOUTS: u32 = 2_000;
+const ANALYSIS_SEED: u64 = 0xEA7;
 
 /// Castro's `time` default share of the remaining game time per move.
 const DEFAULT_GAME_PERCENT: f64 = 10.0;
@@ -226,6 +237,73 @@ impl HavannahSession {
         Reply::empty()
     }
 
+    /// A `dboard` over Castro's grid: `value(cell)` on the board, 0 off it.
+    fn dboard(&self, value: impl Fn(Cell) -> f32) -> String {
+        let width = 2 * self.pos.side() - 1;
+        let mut out = String::new();
+        for row in 0..width {
+            out.push('\n');
+            let cells: Vec<String> = (1..=width)
+                .map(|diag| self.pos.cell(row, diag).map_or(0.0, &value))
+                .map(|v| format!("{v:.3}"))
+                .collect();
+            out.push_str(&cells.join(" "));
+        }
+        out
+    }
+
+    /// Every empty cell rated by the share of playouts the side to move
+    /// wins after playing there.
+    fn move_values(&self) -> Reply {
+        let color = self.pos.to_move();
+        let mut moves = Vec::new();
+        if self.pos.outcome().is_none() {
+            self.pos.legal_moves(&mut moves);
+        }
+        let cells: Vec<Cell> = moves
+            .iter()
+            .filter_map(|&m| match m {
+                Move::Play(c) => Some(c),
+                Move::Swap => None,
+            })
+            .collect();
+        let leaves: Vec<Position> = cells
+            .iter()
+            .map(|&c| {
+                let mut next = self.pos.clone();
+                next.play_unchecked(Move::Play(c));
+                next
+            })
+            .collect();
+        let mut stats = vec![LeafStats::default(); leaves.len()];
+        self.thinker
+            .simulator()
+            .simulate(&leaves, MOVE_VALUE_PLAYOUTS, ANALYSIS_SEED, &mut stats);
+        let mut values = vec![0.0f32; self.pos.move_space()];
+        for (&c, s) in cells.iter().zip(&stats) {
+            let black = s.black_wins / s.playouts.max(1) as f32;
+            values[c.0 as usize] = if color == Color::Black {
+                black
+            } else {
+                1.0 - black
+            };
+        }
+        Reply::ok(self.dboard(|c| values[c.0 as usize]))
+    }
+
+    /// Per cell: +1 Black holds it at the end of the playouts … -1 White.
+    fn ownership(&self) -> Reply {
+        let mut stats = vec![LeafStats::default()];
+        self.thinker.simulator().simulate(
+            std::slice::from_ref(&self.pos),
+            OWNERSHIP_PLAYOUTS,
+            ANALYSIS_SEED,
+            &mut stats,
+        );
+        let n = stats[0].playouts.max(1) as f32;
+        Reply::ok(self.dboard(|c| stats[0].ownership[c.0 as usize] / n))
+    }
+
     fn load(&mut self, path: &str) -> Reply {
         let Ok(text) = std::fs::read_to_string(path) else {
             return Reply::err(CANNOT_LOAD_FILE);
@@ -316,6 +394,9 @@ impl Session for HavannahSession {
                 let names: Vec<String> = moves.iter().map(|&m| self.move_text(m)).collect();
                 Reply::ok(names.join(" "))
             }
+            HtpCommand::GoguiAnalyzeCommands => Reply::ok(ANALYZE_COMMANDS),
+            HtpCommand::MoveValues => self.move_values(),
+            HtpCommand::Ownership => self.ownership(),
             HtpCommand::Time(options) => self.time(&options),
             HtpCommand::TimeSettings(system) => {
                 self.castro = None;

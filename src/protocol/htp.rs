@@ -39,6 +39,13 @@ pub enum HtpCommand {
     /// `swap 0|1`: whether the second player may swap.
     Swap(bool),
     AllLegal,
+    /// `gogui-analyze_commands`: the analysis menu for GoGui-style clients.
+    GoguiAnalyzeCommands,
+    /// `warpstone-move_values`: every legal cell rated by its own playouts,
+    /// as a `dboard` over Castro's (2s-1)x(2s-1) grid.
+    MoveValues,
+    /// `warpstone-ownership`: the playouts' ownership estimate, same grid.
+    Ownership,
     /// Castro's `time` options, in the order given; empty asks the engine
     /// to describe its current settings.
     Time(Vec<TimeOption>),
@@ -92,6 +99,9 @@ pub const HTP_COMMANDS: &[&str] = &[
     "havannah_winner",
     "swap",
     "all_legal",
+    "gogui-analyze_commands",
+    "warpstone-move_values",
+    "warpstone-ownership",
     "time",
     "time_settings",
     "time_left",
@@ -133,6 +143,9 @@ pub fn parse_htp(text: &str) -> Result<HtpCommand, ParseError> {
         "havannah_winner" => C::HavannahWinner,
         "swap" => C::Swap(args.parsed(Expected::Boolean, boolean)?),
         "all_legal" => C::AllLegal,
+        "gogui-analyze_commands" => C::GoguiAnalyzeCommands,
+        "warpstone-move_values" => C::MoveValues,
+        "warpstone-ownership" => C::Ownership,
         "time" => C::Time(time_options(&mut args)?),
         "time_settings" => C::TimeSettings(parse_time_settings(&mut args)?),
         "time_left" => {
@@ -171,6 +184,9 @@ impl HtpCommand {
             C::HavannahWinner => "havannah_winner",
             C::Swap(_) => "swap",
             C::AllLegal => "all_legal",
+            C::GoguiAnalyzeCommands => "gogui-analyze_commands",
+            C::MoveValues => "warpstone-move_values",
+            C::Ownership => "warpstone-ownership",
             C::Time(_) => "time",
             C::TimeSettings(_) => "time_settings",
             C::TimeLeft { .. } => "time_left",
