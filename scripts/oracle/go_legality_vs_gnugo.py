@@ -211,12 +211,22 @@ class Oracle:
         if not playable:
             return None
         last_was_pass = bool(board.moves) and board.moves[-1][1] is None
-        if not last_was_pass and rng.random() < RANDOM_PASS_CHANCE:
+        if not last_was_pass and rng.random() < RANDOM_PASS_CHANCE and self.can_play_on(opponent(color)):
             return None
         capturing = [p for p in playable if board.captures_stones(color, p)]
         if capturing and rng.random() < CAPTURE_BIAS:
             return rng.choice(capturing)
         return rng.choice(playable)
+
+    def can_play_on(self, color: int) -> bool:
+        """True if `color` has a move other than filling its own eye. A random
+        pass is only made when the opponent can still answer it with a move:
+        otherwise the opponent's forced pass would end the game while captures
+        remain, and the position would not be played out."""
+        board = self.board
+        return any(
+            not board.is_eye(color, board.point(v)) for v in board.legal_vertices(color)
+        )
 
     def play_game(self, index: int) -> None:
         args = self.args
