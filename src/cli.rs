@@ -38,9 +38,10 @@ pub struct Cli {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_per_move: Option<Duration>,
 
-    /// Cap on search-tree memory in MiB; the search stops growing the tree
-    /// at the cap and keeps refining what it has.
-    #[arg(long, value_name = "MB", default_value_t = 2048, value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    /// Memory cap for the whole process in MiB. The search stops growing
+    /// its tree when the tree's share is used up and keeps refining what it
+    /// has.
+    #[arg(long, value_name = "MB", default_value_t = 2048, value_parser = clap::value_parser!(u64).range(64..=1_048_576))]
     pub max_memory: u64,
 
     /// Random seed. With --threads 1 and --playouts, play is reproducible.
@@ -147,11 +148,25 @@ fn init_logging(verbose: u8) {
         _ => tracing::Level::TRACE,
     };
     // Logs go to stderr: stdout carries protocol only.
+    use std::io::IsTerminal;
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_max_level(level)
         .with_target(false)
         .try_init();
+}
+
+/// Memory kept back from `--max-memory` for everything but the tree:
+/// binary, stacks, playout buffers, the runtime.
+const NON_TREE_ALLOWANCE_MB: u64 = 32;
+
+/// The tree's byte budget under a process cap of `max_memory_mb`. Half of
+/// what remains, because keeping a subtree between moves copies it into a
+/// fresh arena before the old one is freed: for a moment both exist.
+fn tree_budget_bytes(max_memory_mb: u64) -> usize {
+    let mb = max_memory_mb.saturating_sub(NON_TREE_ALLOWANCE_MB) / 2;
+    (mb as usize).saturating_mul(1 << 20)
 }
 
 fn default_threads() -> usize {
@@ -197,7 +212,7 @@ pub fn main() -> i32 {
             .threads
             .map(|t| t as usize)
             .unwrap_or_else(default_threads),
-        max_memory_bytes: (cli.max_memory as usize).saturating_mul(1 << 20),
+        max_memory_bytes: tree_budget_bytes(cli.max_memory),
         seed,
         resign_threshold: (cli.resign_threshold > 0.0).then_some(cli.resign_threshold),
         ..SearchConfig::default()
