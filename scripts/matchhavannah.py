@@ -68,7 +68,7 @@ def ask_winner(player: Player) -> "str | None":
 def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, result: GameResult) -> None:
     occupied: "set[str]" = set()
     letter = "W"  # White moves first in Havannah
-    limit = min(config.max_moves, cell_count(config.size))
+    limit = min(config.max_moves, cell_count(config.size) + 1)  # +1: a swap places no stone
     while len(moves) < limit:
         mover, other = players[letter], players["B" if letter == "W" else "W"]
         word = mover.genmove(letter.lower())
@@ -77,7 +77,10 @@ def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, r
             result.winner, result.result, result.reason = winner, f"{winner}+R", "resign"
             result.detail = f"{mover.client.label} resigned"
             return
-        if not CELL.match(word):
+        # The swap rule: the second move may be `swap` (the first stone changes
+        # colour and stays where it is; then White moves again).
+        is_swap = word == "swap" and len(moves) == 1
+        if not is_swap and not CELL.match(word):
             raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word!r}: not a cell")
         if word in occupied:
             raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word}: occupied")
@@ -89,7 +92,8 @@ def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, r
             raise Forfeit(
                 mover.key, "illegal", f"{mover.client.label} played {word}, refused by the opponent: {forfeit.detail}"
             ) from None
-        occupied.add(word)
+        if not is_swap:
+            occupied.add(word)
         moves.append((letter, word))
         outcome = ask_winner(mover)
         if outcome is not None:
