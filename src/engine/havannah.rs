@@ -407,15 +407,7 @@ impl Session for HavannahSession {
                 color,
                 seconds,
                 stones,
-            } => {
-                if !seconds.is_finite() || stones < 0 {
-                    return Reply::err(SYNTAX_ERROR);
-                }
-                let stones = u32::try_from(stones).unwrap_or(u32::MAX);
-                self.clock
-                    .time_left(color, Duration::from_secs_f64(seconds.max(0.0)), stones);
-                Reply::empty()
-            }
+            } => super::apply_time_left(&mut self.clock, color, seconds, stones),
             HtpCommand::LoadSgf(path) => self.load(&path),
             HtpCommand::PrintSgf(path) => self.print(path.as_deref()),
             HtpCommand::Unknown(_) => Reply::err(UNKNOWN_COMMAND),

@@ -125,6 +125,28 @@ pub fn time_control(system: crate::protocol::TimeSystem) -> crate::search::time:
     }
 }
 
+/// `time_left colour seconds stones`, the same in GTP and HTP. A little
+/// below zero is accepted (controllers with lag report that) and read as
+/// zero; anything not finite or a negative stone count is a syntax error
+/// and changes nothing.
+pub fn apply_time_left(
+    clock: &mut crate::search::time::Clock,
+    color: crate::game::Color,
+    seconds: f64,
+    stones: i64,
+) -> Reply {
+    if !seconds.is_finite() || stones < 0 {
+        return Reply::err(crate::protocol::reply::SYNTAX_ERROR);
+    }
+    let stones = u32::try_from(stones).unwrap_or(u32::MAX);
+    clock.time_left(
+        color,
+        std::time::Duration::from_secs_f64(seconds.max(0.0)),
+        stones,
+    );
+    Reply::empty()
+}
+
 /// Which game and protocol to speak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameKind {

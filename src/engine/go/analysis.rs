@@ -25,20 +25,15 @@ impl GoSession {
         request: AnalyzeRequest,
         conn: &mut Connection,
     ) -> Reply {
-        let color = request.color.unwrap_or(self.pos.to_move());
-        let mut pos = self.pos.clone();
-        pos.set_to_move(color);
-        if conn.write(&stream_header(id)).is_err() {
+        let Some((pos, stream)) = self.open_stream(id, request, conn, OnInput::Stop) else {
             return Reply::Streamed;
-        }
-        let stream = Stream {
-            interval: Duration::from_millis(u64::from(request.interval_centis) * 10),
-            format: formatter(&pos, request),
-            on_input: OnInput::Stop,
         };
         // No limit: the stream ends when the controller sends anything.
-        let limits = Limits::default();
-        if let Some(thought) = self.thinker.think(pos, limits, conn, Some(stream)).await {
+        if let Some(thought) = self
+            .thinker
+            .think(pos, Limits::default(), conn, Some(stream))
+            .await
+        {
             self.last_info = Some(thought.info);
         }
         let _ = conn.write("\n");
@@ -46,30 +41,43 @@ impl GoSession {
     }
 
     /// `genmove_analyze`: a normal genmove that reports while it thinks and
-    /// ends with `play <move>`.
+    /// ends with `play <move>`. New commands wait, as after any genmove.
     pub(super) async fn genmove_analyze(
         &mut self,
         id: Option<u32>,
         request: AnalyzeRequest,
         conn: &mut Connection,
     ) -> Reply {
-        let color = request.color.unwrap_or(self.pos.to_move());
-        let mut pos = self.pos.clone();
-        pos.set_to_move(color);
-        if conn.write(&stream_header(id)).is_err() {
+        let Some((pos, stream)) = self.open_stream(id, request, conn, OnInput::Queue) else {
             return Reply::Streamed;
-        }
-        let stream = Stream {
-            interval: Duration::from_millis(u64::from(request.interval_centis) * 10),
-            format: formatter(&pos, request),
-            on_input: OnInput::Queue,
         };
         let played = self
-            .choose_and_play(color, Mode::Play, conn, Some(stream))
+            .choose_and_play(pos.to_move(), Mode::Play, conn, Some(stream))
             .await;
         let last = played.unwrap_or_else(|_| Vertex::Pass.to_string());
         let _ = conn.write(&format!("play {last}\n\n"));
         Reply::Streamed
+    }
+
+    /// Writes the stream's `=` line and returns the position to analyse
+    /// (the requested colour to move) with its report stream; `None` if the
+    /// controller has gone.
+    fn open_stream(
+        &self,
+        id: Option<u32>,
+        request: AnalyzeRequest,
+        conn: &mut Connection,
+        on_input: OnInput,
+    ) -> Option<(Position, Stream<Move>)> {
+        let mut pos = self.pos.clone();
+        pos.set_to_move(request.color.unwrap_or(self.pos.to_move()));
+        conn.write(&stream_header(id)).ok()?;
+        let stream = Stream {
+            interval: Duration::from_millis(u64::from(request.interval_centis) * 10),
+            format: formatter(&pos, request),
+            on_input,
+        };
+        Some((pos, stream))
     }
 }
 

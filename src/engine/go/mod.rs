@@ -26,7 +26,6 @@ use crate::search::time::Clock;
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::Simulator;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Board size and komi a fresh engine starts with (GTP leaves them to the
 /// engine; 19x19 and 7.5 are what GoGui and Sabaki assume).
@@ -213,16 +212,7 @@ impl Session for GoSession {
                 color,
                 seconds,
                 stones,
-            } => {
-                // Controllers with lag can report a little below zero.
-                if !seconds.is_finite() || stones < 0 {
-                    return Reply::err(SYNTAX_ERROR);
-                }
-                let stones = u32::try_from(stones).unwrap_or(u32::MAX);
-                self.clock
-                    .time_left(color, Duration::from_secs_f64(seconds.max(0.0)), stones);
-                Reply::empty()
-            }
+            } => super::apply_time_left(&mut self.clock, color, seconds, stones),
             GtpCommand::LoadSgf { path, move_number } => self.load_sgf(&path, move_number),
             GtpCommand::PrintSgf(path) => self.print_sgf(path.as_deref()),
             GtpCommand::ListStones(color) => Reply::ok(self.vertex_list(self.pos.stones(color))),
