@@ -1,0 +1,251 @@
+// Havannah playouts, one playout per thread (after paper 000).
+//
+// Cells are compact indices 0..CELLS of a board of side S (CELLS =
+// 3S^2 - 3S + 1), in the host's order (see src/sim/cuda/hex.rs). The host
+// writes per size a neighbour table (six entries per cell in cyclic order,
+// -1 off the board) and a mask per cell (bits 0..5: which corner; bits
+// 6..11: which edge, corners belonging to no edge) into constant memory.
+//
+// Per thread: colours, a disjoint-set forest over the cells (parent + rank,
+// union by rank; corner/edge mask at each root) and the list of empty cells
+// (random pick, swap-remove). The playout stops at the first win:
+//   bridge: a group touches two corners; fork: a group touches three edges;
+//   ring: a cycle of stones around at least one cell (any contents). A new
+//   stone at p closes a ring exactly when (a) two separate runs of friendly
+//   stones among p's neighbours (in cyclic order) were already one group, or
+//   (b) some neighbour x of p, not on the boundary, has all six neighbours
+//   friendly after the move (the ring around x filled with own stones,
+//   which (a) misses).
+// A full board with no win is a draw.
+
+#define HEX_EMPTY 0
+#define HEX_BLACK 1
+#define HEX_WHITE 2
+#define HEX_CORNERS 0x3Fu
+#define HEX_EDGES 0xFC0u
+
+__host__ __device__ constexpr int hex_cells(int s) { return 3 * s * s - 3 * s + 1; }
+
+#define HEX_TABLES(S)                                   \
+    __constant__ short hex_nbr_##S[hex_cells(S) * 6];  \
+    __constant__ unsigned short hex_mask_##S[hex_cells(S)];
+
+HEX_TABLES(4)
+HEX_TABLES(6)
+HEX_TABLES(8)
+HEX_TABLES(10)
+
+template <int S> struct HexTables;
+#define HEX_TABLES_BIND(S)                                                          \
+    template <> struct HexTables<S> {                                               \
+        __device__ __forceinline__ static int nbr(int p, int d) { return hex_nbr_##S[p * 6 + d]; } \
+        __device__ __forceinline__ static u32 mask(int p) { return hex_mask_##S[p]; } \
+    };
+HEX_TABLES_BIND(4)
+HEX_TABLES_BIND(6)
+HEX_TABLES_BIND(8)
+HEX_TABLES_BIND(10)
+
+template <int S, bool COMPRESS>
+struct HexBoard {
+    static const int C = hex_cells(S);
+    typedef HexTables<S> T;
+
+    u8 color[C];
+    u16 parent[C];
+    u8 rank[C];
+    u16 mask[C];  // valid at roots
+    u16 empty[C];
+    int empties;
+
+    __device__ __forceinline__ int find(int p) {
+        int r = p;
+        while (parent[r] != r) r = parent[r];
+        if (COMPRESS) {
+            // Second pass: point every cell on the path at the root
+            // (iterative: device code should not recurse).
+            while (parent[p] != r) {
+                int next = parent[p];
+                parent[p] = r;
+                p = next;
+            }
+        }
+        return r;
+    }
+
+    __device__ __forceinline__ int unite(int a, int b) {
+        if (a == b) return a;
+        if (rank[a] < rank[b]) {
+            int t = a;
+            a = b;
+            b = t;
+        }
+        parent[b] = a;
+        mask[a] |= mask[b];
+        if (rank[a] == rank[b]) rank[a]++;
+        return a;
+    }
+
+    // Builds the forest from compact colours (0 empty, 1 black, 2 white).
+    __device__ void load(const u8* colors) {
+        empties = 0;
+        for (int p = 0; p < C; ++p) {
+            color[p] = colors[p];
+            parent[p] = p;
+            rank[p] = 0;
+            mask[p] = (u16)T::mask(p);
+            if (color[p] == HEX_EMPTY) empty[empties++] = p;
+        }
+        for (int p = 0; p < C; ++p) {
+            u8 c = color[p];
+            if (c == HEX_EMPTY) continue;
+            for (int d = 0; d < 3; ++d) {  // half the directions reach every pair once
+                int q = T::nbr(p, d);
+                if (q >= 0 && color[q] == c) unite(find(p), find(q));
+            }
+        }
+    }
+
+    // Places colour c at empty cell p; returns true if that wins.
+    __device__ bool play(int p, u8 c) {
+        int nb[6];
+        bool f[6];
+        int friends = 0;
+        for (int d = 0; d < 6; ++d) {
+            nb[d] = T::nbr(p, d);
+            f[d] = nb[d] >= 0 && color[nb[d]] == c;
+            friends += f[d];
+        }
+        color[p] = c;
+        bool win = false;
+        if (friends >= 2) {
+            // (a) two separate friendly runs already in one group.
+            int run_roots[3];
+            int runs = 0;
+            for (int d = 0; d < 6; ++d) {
+                if (f[d] && !f[(d + 5) % 6]) {
+                    int r = find(nb[d]);
+                    for (int i = 0; i < runs; ++i) win |= run_roots[i] == r;
+                    if (runs < 3) run_roots[runs++] = r;
+                }
+            }
+            // (b) a neighbour now enclosed by six friendly stones.
+            for (int d = 0; d < 6 && !win; ++d) {
+                if (!(f[(d + 5) % 6] && f[(d + 1) % 6]) || nb[d] < 0) continue;
+                int x = nb[d];
+                bool all = true;
+                for (int e = 0; e < 6; ++e) {
+                    int y = T::nbr(x, e);
+                    if (y < 0 || color[y] != c) {
+                        all = false;
+                        break;
+                    }
+                }
+                win |= all;
+            }
+        }
+        int r = p;
+        for (int d = 0; d < 6; ++d)
+            if (f[d]) r = unite(r, find(nb[d]));
+        u32 m = mask[r];
+        if (__popc(m & HEX_CORNERS) >= 2 || __popc(m & HEX_EDGES) >= 3) win = true;
+        return win;
+    }
+};
+
+struct HexLeaf {
+    i32 to_move;  // 1 Black, 2 White
+    i32 pad[3];
+};
+
+template <int S, bool COMPRESS>
+__device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __restrict__ leaves,
+                             u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
+    const int C = hex_cells(S);
+    __shared__ SharedStats head;
+    __shared__ u32 tables[5 * C];
+    u32 leaf = blockIdx.y;
+    clear_shared(tables, &head, C);
+    u32 k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < playouts_per_leaf) {
+        HexBoard<S, COMPRESS> b;
+        b.load(boards + (u64)leaf * C);
+        u8 first[C];
+        for (int p = 0; p < C; ++p) first[p] = 0;
+        Rng rng(playout_seed(seed, leaf, k));
+        u8 c = (u8)leaves[leaf].to_move;
+        int winner = 0;
+        while (b.empties > 0) {
+            int j = (int)rng.below((u32)b.empties);
+            int p = b.empty[j];
+            b.empty[j] = b.empty[--b.empties];
+            first[p] = c;
+            if (b.play(p, c)) {
+                winner = c;
+                break;
+            }
+            c ^= 3;
+        }
+        int score2 = winner == HEX_BLACK ? 2 : (winner == HEX_WHITE ? -2 : 0);
+        u32 bw = winner == HEX_BLACK ? 2 : (winner == 0 ? 1 : 0);
+        record_playout(tables, &head, C, first,
+                       [&](u32 p) { return (i32)(b.color[p] == HEX_BLACK) - (i32)(b.color[p] == HEX_WHITE); },
+                       score2, bw);
+    }
+    __syncthreads();
+    flush_stats(stats + (u64)leaf * stats_stride(C), tables, &head, C);
+}
+
+// Replay: thread i plays moves[i * max_moves ..] (compact cells, 0xFFFF =
+// end) from the empty board, `first_color` first, stopping at a win.
+// Output: final colours, and result[i * 4 ..] = error (0 ok, else 1 + index
+// of the first bad move: occupied or played after the game ended), winner
+// (0 none, 1 Black, 2 White), moves applied, 0.
+template <int S>
+__device__ void hex_replay(const u16* __restrict__ moves, u32 max_moves, u32 sequences,
+                           i32 first_color, u8* __restrict__ boards_out, i32* __restrict__ result) {
+    const int C = hex_cells(S);
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= sequences) return;
+    HexBoard<S, true> b;
+    u8 zero[C];
+    for (int p = 0; p < C; ++p) zero[p] = 0;
+    b.load(zero);
+    u8 c = (u8)first_color;
+    int error = 0, winner = 0;
+    u32 t = 0;
+    for (; t < max_moves; ++t) {
+        u32 m = moves[(u64)i * max_moves + t];
+        if (m == 0xFFFF) break;
+        if (m >= (u32)C || b.color[m] != HEX_EMPTY || winner != 0) {
+            error = 1 + t;
+            break;
+        }
+        if (b.play(m, c)) winner = c;
+        c ^= 3;
+    }
+    for (int p = 0; p < C; ++p) boards_out[(u64)i * C + p] = b.color[p];
+    result[i * 4 + 0] = error;
+    result[i * 4 + 1] = winner;
+    result[i * 4 + 2] = t;
+    result[i * 4 + 3] = 0;
+}
+
+#define HEX_ENTRY(S)                                                                             \
+    extern "C" __global__ void hex_random_##S(const u8* boards, const HexLeaf* leaves, u32* stats, \
+                                              u32 playouts_per_leaf, u64 seed) {                 \
+        hex_playouts<S, true>(boards, leaves, stats, playouts_per_leaf, seed);                   \
+    }                                                                                            \
+    extern "C" __global__ void hex_plainfind_##S(const u8* boards, const HexLeaf* leaves,        \
+                                                 u32* stats, u32 playouts_per_leaf, u64 seed) {  \
+        hex_playouts<S, false>(boards, leaves, stats, playouts_per_leaf, seed);                  \
+    }                                                                                            \
+    extern "C" __global__ void hex_replay_##S(const u16* moves, u32 max_moves, u32 sequences,    \
+                                              i32 first_color, u8* boards_out, i32* result) {    \
+        hex_replay<S>(moves, max_moves, sequences, first_color, boards_out, result);             \
+    }
+
+HEX_ENTRY(4)
+HEX_ENTRY(6)
+HEX_ENTRY(8)
+HEX_ENTRY(10)

@@ -1,0 +1,107 @@
+//! `bench`: playouts per second of every kernel, size and policy.
+
+use super::check::fixed_positions;
+use super::device::{Gpu, HexVariant};
+use super::hex;
+use super::input::KernelPosition;
+use super::reference::{RefGo, RefHex};
+use super::simulator::CudaSimulator;
+use super::CudaError;
+use crate::sim::LeafStats;
+use std::time::Instant;
+
+/// One measured kernel configuration.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    pub game: &'static str,
+    pub size: usize,
+    pub kernel: &'static str,
+    pub policy: &'static str,
+    pub leaves: usize,
+    pub playouts_per_leaf: u32,
+    pub playouts_per_second: f64,
+    pub device: String,
+}
+
+impl std::fmt::Display for BenchLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{{\"backend\":\"cuda\",\"device\":\"{}\",\"game\":\"{}\",\"size\":{},\"kernel\":\"{}\",\"policy\":\"{}\",\"leaves\":{},\"playouts_per_leaf\":{},\"playouts_per_second\":{:.0}}}",
+            self.device, self.game, self.size, self.kernel, self.policy, self.leaves, self.playouts_per_leaf, self.playouts_per_second
+        )
+    }
+}
+
+/// Times `simulate` on `leaves` leaves (positions spread over a game) with
+/// `playouts_per_leaf` each, `repeats` times after one warm-up, for every
+/// Go size in `go_sizes` and Havannah side in `hex_sizes`.
+pub fn bench(
+    ordinal: usize,
+    go_sizes: &[usize],
+    hex_sizes: &[usize],
+    leaves: usize,
+    playouts_per_leaf: u32,
+    repeats: u32,
+) -> Result<Vec<BenchLine>, CudaError> {
+    let gpu = Gpu::new(ordinal)?;
+    let device = gpu.info.name.clone();
+    let mut lines = Vec::new();
+    let go = CudaSimulator::<RefGo>::with_gpu(gpu);
+    for &size in go_sizes {
+        let pos = fixed_positions(&RefGo::new(size, 7.5), leaves, size * size / 2, 7);
+        let rate = time(&go, &pos, playouts_per_leaf, repeats)?;
+        lines.push(BenchLine {
+            game: "go",
+            size,
+            kernel: "playout-per-thread",
+            policy: "random",
+            leaves,
+            playouts_per_leaf,
+            playouts_per_second: rate,
+            device: device.clone(),
+        });
+    }
+    let mut hav = CudaSimulator::<RefHex>::with_gpu(go.into_gpu());
+    for variant in [HexVariant::Compress, HexVariant::PlainFind] {
+        hav.set_hex_variant(variant);
+        for &side in hex_sizes {
+            let pos = fixed_positions(&RefHex::new(side), leaves, hex::cell_count(side) / 4, 7);
+            let rate = time(&hav, &pos, playouts_per_leaf, repeats)?;
+            lines.push(BenchLine {
+                game: "havannah",
+                size: side,
+                kernel: match variant {
+                    HexVariant::Compress => "playout-per-thread/compress",
+                    HexVariant::PlainFind => "playout-per-thread/plainfind",
+                },
+                policy: "random",
+                leaves,
+                playouts_per_leaf,
+                playouts_per_second: rate,
+                device: device.clone(),
+            });
+        }
+    }
+    Ok(lines)
+}
+
+fn time<G: KernelPosition>(
+    sim: &CudaSimulator<G>,
+    leaves: &[G],
+    playouts: u32,
+    repeats: u32,
+) -> Result<f64, CudaError> {
+    let mut out = vec![LeafStats::default(); leaves.len()];
+    sim.try_simulate(leaves, playouts, 0, &mut out)?;
+    let mut times = Vec::new();
+    for r in 0..repeats.max(1) {
+        let t = Instant::now();
+        sim.try_simulate(leaves, playouts, r as u64 + 1, &mut out)?;
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    let median = times[times.len() / 2];
+    let total: u64 = out.iter().map(|s| s.playouts as u64).sum();
+    Ok(total as f64 / median)
+}

@@ -1,0 +1,411 @@
+//! `check_gpu`: the kernels against the CPU rules, exactly (replays) and
+//! statistically (win rates from fixed positions).
+//!
+//! Both checks are generic over [`KernelPosition`] + [`Rollout`], so they
+//! run against any CPU implementation of the rules; [`check_gpu`] uses the
+//! independent model in [`super::reference`].
+
+use super::device::{Gpu, HexVariant, GO_SIZES};
+use super::hex;
+use super::input::{KernelInput, KernelPosition};
+use super::reference::{RefGo, RefHex};
+use super::simulator::CudaSimulator;
+use super::CudaError;
+use crate::game::{Color, Outcome};
+use crate::sim::cpu::CpuSimulator;
+use crate::sim::{FastRng, LeafStats, Rollout, Simulator};
+
+/// What to check and how hard.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    pub go_sizes: Vec<usize>,
+    pub hex_sizes: Vec<usize>,
+    /// Random move sequences replayed per game and size.
+    pub sequences: usize,
+    /// Fixed positions per game and size for the statistical check.
+    pub positions: usize,
+    /// GPU playouts per position.
+    pub gpu_playouts: u32,
+    /// CPU playouts per position (the CPU side is the slow one).
+    pub cpu_playouts: u32,
+    pub komi: f32,
+    pub seed: u64,
+    /// CPU threads for the reference side.
+    pub threads: usize,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            go_sizes: vec![9, 13, 19],
+            hex_sizes: vec![4, 8, 10],
+            sequences: 10_000,
+            positions: 20,
+            gpu_playouts: 100_000,
+            cpu_playouts: 100_000,
+            komi: 7.5,
+            seed: 1,
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckLine {
+    pub name: String,
+    pub passed: bool,
+    pub detail: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CheckReport {
+    pub lines: Vec<CheckLine>,
+}
+
+impl CheckReport {
+    pub fn passed(&self) -> bool {
+        !self.lines.is_empty() && self.lines.iter().all(|l| l.passed)
+    }
+
+    fn push(&mut self, name: String, result: Result<(bool, String), CudaError>) {
+        let (passed, detail) = result.unwrap_or_else(|e| (false, format!("error: {e}")));
+        self.lines.push(CheckLine {
+            name,
+            passed,
+            detail,
+        });
+    }
+}
+
+impl std::fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for l in &self.lines {
+            writeln!(
+                f,
+                "{} {:<28} {}",
+                if l.passed { "PASS" } else { "FAIL" },
+                l.name,
+                l.detail
+            )?;
+        }
+        write!(
+            f,
+            "{}",
+            if self.passed() {
+                "all checks passed"
+            } else {
+                "CHECKS FAILED"
+            }
+        )
+    }
+}
+
+/// Runs both checks on GPU `ordinal` for every size in `opts`.
+pub fn check_gpu(ordinal: usize, opts: &CheckOptions) -> CheckReport {
+    let mut report = CheckReport::default();
+    let gpu = match Gpu::new(ordinal) {
+        Ok(g) => g,
+        Err(e) => {
+            report.push("open GPU".into(), Err(e));
+            return report;
+        }
+    };
+    for &size in &opts.go_sizes {
+        let start = RefGo::new(size, opts.komi);
+        let max_moves = if size >= 19 { 400 } else { 2 * size * size };
+        report.push(
+            format!("go{size} replay"),
+            replay_check(&gpu, &start, opts, max_moves),
+        );
+    }
+    for &side in &opts.hex_sizes {
+        let start = RefHex::new(side);
+        report.push(
+            format!("havannah{side} replay"),
+            replay_check(&gpu, &start, opts, hex::cell_count(side)),
+        );
+    }
+    let sim_go = CudaSimulator::<RefGo>::with_gpu(gpu);
+    for &size in &opts.go_sizes {
+        let positions = fixed_positions(
+            &RefGo::new(size, opts.komi),
+            opts.positions,
+            size * size,
+            opts.seed,
+        );
+        report.push(
+            format!("go{size} win rates"),
+            stats_check(&sim_go, &positions, opts),
+        );
+    }
+    let mut sim_hex = CudaSimulator::<RefHex>::with_gpu(sim_go.into_gpu());
+    for variant in [HexVariant::Compress, HexVariant::PlainFind] {
+        sim_hex.set_hex_variant(variant);
+        for &side in &opts.hex_sizes {
+            let positions = fixed_positions(
+                &RefHex::new(side),
+                opts.positions,
+                hex::cell_count(side) / 2,
+                opts.seed,
+            );
+            report.push(
+                format!("havannah{side} {} win rates", variant.name()),
+                stats_check(&sim_hex, &positions, opts),
+            );
+        }
+    }
+    report
+}
+
+/// A random legal move sequence from `start`, at most `max_moves` long.
+fn random_game<G: KernelPosition>(
+    start: &G,
+    rng: &mut FastRng,
+    max_moves: usize,
+    pass_code: u16,
+) -> (G, Vec<u16>) {
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut legal = Vec::new();
+    while moves.len() < max_moves && pos.outcome().is_none() {
+        pos.legal_moves(&mut legal);
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[rng.below(legal.len() as u32) as usize];
+        moves.push(pos.point_of_move(mv).map_or(pass_code, |p| p as u16));
+        pos.play_unchecked(mv);
+    }
+    (pos, moves)
+}
+
+fn replay_check<G: KernelPosition>(
+    gpu: &Gpu,
+    start: &G,
+    opts: &CheckOptions,
+    max_moves: usize,
+) -> Result<(bool, String), CudaError> {
+    let (is_go, size, points) = match start.kernel_input() {
+        KernelInput::Go(g) => (true, g.size, g.size * g.size),
+        KernelInput::Havannah(h) => (false, h.side, h.colors.len()),
+    };
+    // Generate on several threads: the CPU side is the slow one.
+    let n = opts.sequences;
+    let threads = opts.threads.max(1);
+    let mut games: Vec<(G, Vec<u16>)> = Vec::with_capacity(n);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    (t..n)
+                        .step_by(threads)
+                        .map(|i| {
+                            let mut rng = FastRng::new(opts.seed ^ (i as u64) << 20 ^ size as u64);
+                            (i, random_game(start, &mut rng, max_moves, points as u16))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut all: Vec<_> = handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect();
+        all.sort_by_key(|(i, _)| *i);
+        games.extend(all.into_iter().map(|(_, g)| g));
+    });
+    if games.len() != n {
+        return Err(CudaError::Input(
+            "a sequence generator thread failed".into(),
+        ));
+    }
+    let mut flat = vec![0xFFFFu16; n * max_moves];
+    for (i, (_, moves)) in games.iter().enumerate() {
+        flat[i * max_moves..i * max_moves + moves.len()].copy_from_slice(moves);
+    }
+    let (boards, results) = if is_go {
+        gpu.replay_go(size, &flat, max_moves)?
+    } else {
+        let first = super::input::color_code(start.to_move()) as i32;
+        gpu.replay_hex(size, &flat, max_moves, first)?
+    };
+    let mut mismatches = 0;
+    let mut first_bad = String::new();
+    let mut total_moves = 0;
+    let mut finished = 0;
+    for (i, (pos, moves)) in games.iter().enumerate() {
+        total_moves += moves.len();
+        let r = &results[i * 4..i * 4 + 4];
+        let cpu_colors = match pos.kernel_input() {
+            KernelInput::Go(g) => g.colors,
+            KernelInput::Havannah(h) => h.colors,
+        };
+        let mut why = Vec::new();
+        if r[0] != 0 {
+            why.push(format!("kernel rejected move {}", r[0] - 1));
+        }
+        if boards[i * points..(i + 1) * points] != cpu_colors[..] {
+            why.push("board differs".to_string());
+        }
+        if is_go {
+            if let Some([b, w]) = pos.captures() {
+                if [r[1] as u32, r[2] as u32] != [b, w] {
+                    why.push(format!("captures {:?} vs cpu {:?}", [r[1], r[2]], [b, w]));
+                }
+            }
+            if let Some(diff) = pos.area_difference() {
+                if r[3] != diff {
+                    why.push(format!("area {} vs cpu {diff}", r[3]));
+                }
+            }
+        } else {
+            let cpu_winner = match pos.outcome() {
+                Some(Outcome::Win(Color::Black)) => 1,
+                Some(Outcome::Win(Color::White)) => 2,
+                _ => 0,
+            };
+            if r[1] != cpu_winner {
+                why.push(format!("winner {} vs cpu {cpu_winner}", r[1]));
+            }
+        }
+        if pos.outcome().is_some() {
+            finished += 1;
+        }
+        if !why.is_empty() {
+            if mismatches == 0 {
+                first_bad = format!(
+                    "; first: sequence {i} ({} moves): {}",
+                    moves.len(),
+                    why.join(", ")
+                );
+            }
+            mismatches += 1;
+        }
+    }
+    Ok((
+        mismatches == 0,
+        format!("{n} sequences, {total_moves} moves, {finished} finished games, {mismatches} mismatches{first_bad}"),
+    ))
+}
+
+/// `count` positions reached by random legal play from `start`, the i-th
+/// after about `i * spread / count` moves.
+pub fn fixed_positions<G: KernelPosition>(
+    start: &G,
+    count: usize,
+    spread: usize,
+    seed: u64,
+) -> Vec<G> {
+    let mut out = Vec::with_capacity(count);
+    let mut legal = Vec::new();
+    for i in 0..count {
+        let mut rng = FastRng::new(seed.wrapping_add(1000 + i as u64));
+        let mut pos = start.clone();
+        let target = i * spread / count.max(1);
+        for _ in 0..target {
+            pos.legal_moves(&mut legal);
+            // Keep the positions live: no passes, stop short of the end.
+            legal.retain(|&m| Some(m) != pos.pass_move());
+            if legal.is_empty() {
+                break;
+            }
+            let mut next = pos.clone();
+            next.play_unchecked(legal[rng.below(legal.len() as u32) as usize]);
+            if next.outcome().is_some() {
+                break;
+            }
+            pos = next;
+        }
+        out.push(pos);
+    }
+    out
+}
+
+fn stats_check<G: KernelPosition + Rollout>(
+    gpu: &CudaSimulator<G>,
+    positions: &[G],
+    opts: &CheckOptions,
+) -> Result<(bool, String), CudaError> {
+    let mut gpu_stats = vec![LeafStats::default(); positions.len()];
+    gpu.try_simulate(positions, opts.gpu_playouts, opts.seed, &mut gpu_stats)?;
+    let cpu = CpuSimulator::<G>::new();
+    let mut cpu_stats = vec![LeafStats::default(); positions.len()];
+    let threads = opts.threads.max(1);
+    // Split every position's CPU playouts over the threads.
+    let per_thread = opts.cpu_playouts.div_ceil(threads as u32);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let cpu = &cpu;
+                s.spawn(move || {
+                    let mut out = vec![LeafStats::default(); positions.len()];
+                    cpu.simulate(
+                        positions,
+                        per_thread,
+                        opts.seed ^ ((t as u64 + 1) << 32),
+                        &mut out,
+                    );
+                    out
+                })
+            })
+            .collect();
+        for h in handles {
+            if let Ok(part) = h.join() {
+                for (acc, p) in cpu_stats.iter_mut().zip(part) {
+                    acc.playouts += p.playouts;
+                    acc.black_wins += p.black_wins;
+                    acc.score_sum += p.score_sum;
+                }
+            }
+        }
+    });
+    let mut worst = 0.0f64;
+    let mut worst_at = 0;
+    let mut bad_count = 0;
+    for (i, (g, c)) in gpu_stats.iter().zip(&cpu_stats).enumerate() {
+        if g.playouts != opts.gpu_playouts {
+            return Err(CudaError::Input(format!(
+                "position {i}: GPU ran {} playouts, asked {}",
+                g.playouts, opts.gpu_playouts
+            )));
+        }
+        let (ng, nc) = (g.playouts as f64, c.playouts as f64);
+        let (pg, pc) = (g.black_wins as f64 / ng, c.black_wins as f64 / nc);
+        let pooled = (g.black_wins as f64 + c.black_wins as f64) / (ng + nc);
+        let se = (pooled * (1.0 - pooled) * (1.0 / ng + 1.0 / nc)).sqrt();
+        let z = if se > 0.0 {
+            (pg - pc).abs() / se
+        } else if pg == pc {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+        if z >= 4.0 {
+            bad_count += 1;
+        }
+        if z > worst {
+            worst = z;
+            worst_at = i;
+        }
+    }
+    let g = &gpu_stats[worst_at];
+    let c = &cpu_stats[worst_at];
+    Ok((
+        bad_count == 0,
+        format!(
+            "{} positions, gpu {} / cpu {} playouts each; worst z {:.2} at {} (gpu {:.4}, cpu {:.4}; mean score gpu {:.2} cpu {:.2})",
+            positions.len(),
+            opts.gpu_playouts,
+            c.playouts,
+            worst,
+            worst_at,
+            g.black_wins as f64 / g.playouts.max(1) as f64,
+            c.black_wins as f64 / c.playouts.max(1) as f64,
+            g.score_sum / g.playouts.max(1) as f64,
+            c.score_sum / c.playouts.max(1) as f64,
+        ),
+    ))
+}
+
+/// Go sizes with kernels (re-exported for the CLI).
+pub const GO_KERNEL_SIZES: [usize; 3] = GO_SIZES;

@@ -1,0 +1,306 @@
+//! The driver side: device discovery, one context with its compiled
+//! modules, and typed kernel launches.
+
+use super::compile::{compile, Source};
+use super::hex::{self, HexGeometry};
+use super::CudaError;
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
+use std::sync::Arc;
+
+/// One usable GPU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    pub ordinal: usize,
+    pub name: String,
+    pub compute_capability: (i32, i32),
+    pub multiprocessors: i32,
+    pub total_memory: usize,
+}
+
+impl DeviceInfo {
+    /// NVRTC architecture name for this device, e.g. `compute_90`.
+    pub fn arch(&self) -> String {
+        format!(
+            "compute_{}{}",
+            self.compute_capability.0, self.compute_capability.1
+        )
+    }
+}
+
+/// True when libcuda can be loaded; asked before any driver call because
+/// cudarc panics without it.
+pub fn driver_present() -> bool {
+    // SAFETY: only tries to dlopen candidate library names.
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
+/// Lists usable GPUs. No library or no device is an error, not a panic.
+pub fn probe() -> Result<Vec<DeviceInfo>, CudaError> {
+    if !driver_present() {
+        return Err(CudaError::NoDriverLibrary);
+    }
+    cudarc::driver::result::init()?;
+    let count = CudaContext::device_count()?;
+    if count <= 0 {
+        return Err(CudaError::NoDevice);
+    }
+    (0..count as usize)
+        .map(|i| Ok(describe(&CudaContext::new(i)?)?))
+        .collect()
+}
+
+fn describe(ctx: &Arc<CudaContext>) -> Result<DeviceInfo, CudaError> {
+    Ok(DeviceInfo {
+        ordinal: ctx.ordinal(),
+        name: ctx.name()?,
+        compute_capability: ctx.compute_capability()?,
+        multiprocessors: ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+        total_memory: ctx.total_mem()?,
+    })
+}
+
+/// Which Havannah find the playout kernel uses (paper 000 found no path
+/// compression faster on its GPU; both are kept to measure that).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HexVariant {
+    /// Two-pass path compression.
+    Compress,
+    /// Plain find, no compression.
+    PlainFind,
+}
+
+impl HexVariant {
+    pub fn name(self) -> &'static str {
+        match self {
+            HexVariant::Compress => "compress",
+            HexVariant::PlainFind => "plainfind",
+        }
+    }
+}
+
+/// A context on one GPU with every kernel compiled and loaded.
+pub struct Gpu {
+    pub info: DeviceInfo,
+    pub ctx: Arc<CudaContext>,
+    pub stream: Arc<CudaStream>,
+    go: Arc<CudaModule>,
+    hex: Arc<CudaModule>,
+}
+
+pub const GO_SIZES: [usize; 3] = [9, 13, 19];
+
+impl Gpu {
+    pub fn new(ordinal: usize) -> Result<Gpu, CudaError> {
+        let devices = probe()?;
+        let info = devices
+            .into_iter()
+            .find(|d| d.ordinal == ordinal)
+            .ok_or(CudaError::NoDevice)?;
+        let ctx = CudaContext::new(ordinal)?;
+        let stream = ctx.new_stream()?;
+        let arch = info.arch();
+        let go = ctx.load_module(compile(Source::Go, &arch)?)?;
+        let hex = ctx.load_module(compile(Source::Havannah, &arch)?)?;
+        for side in hex::SIZES {
+            let g = HexGeometry::new(side);
+            let mut nbr = hex.get_global(&format!("hex_nbr_{side}"), &stream)?;
+            // SAFETY: the symbol is `short[cells * 6]`; the view is
+            // reinterpreted with exactly that length.
+            let mut nbr16 = unsafe { nbr.transmute_mut::<i16>(g.neighbours.len()) }
+                .ok_or_else(|| CudaError::Driver(format!("hex_nbr_{side} has the wrong size")))?;
+            stream.memcpy_htod(&g.neighbours, &mut nbr16)?;
+            let mut mask = hex.get_global(&format!("hex_mask_{side}"), &stream)?;
+            // SAFETY: the symbol is `unsigned short[cells]`.
+            let mut mask16 = unsafe { mask.transmute_mut::<u16>(g.masks.len()) }
+                .ok_or_else(|| CudaError::Driver(format!("hex_mask_{side} has the wrong size")))?;
+            stream.memcpy_htod(&g.masks, &mut mask16)?;
+        }
+        stream.synchronize()?;
+        Ok(Gpu {
+            info,
+            ctx,
+            stream,
+            go,
+            hex,
+        })
+    }
+
+    fn go_function(&self, kind: &str, size: usize) -> Result<CudaFunction, CudaError> {
+        if !GO_SIZES.contains(&size) {
+            return Err(CudaError::UnsupportedSize {
+                game: "Go",
+                size,
+                supported: "9, 13, 19",
+            });
+        }
+        Ok(self.go.load_function(&format!("go_{kind}_{size}"))?)
+    }
+
+    fn hex_function(&self, kind: &str, side: usize) -> Result<CudaFunction, CudaError> {
+        if !hex::SIZES.contains(&side) {
+            return Err(CudaError::UnsupportedSize {
+                game: "Havannah",
+                size: side,
+                supported: "4, 6, 8, 10",
+            });
+        }
+        Ok(self.hex.load_function(&format!("hex_{kind}_{side}"))?)
+    }
+
+    /// Launches light Go playouts: `leaves` headers (4 × i32 each: to
+    /// move, ko, passes, komi in half points), `boards` (size² bytes per
+    /// leaf), accumulating into `stats` (per-leaf blocks, see common.cuh).
+    pub fn launch_go(
+        &self,
+        size: usize,
+        boards: &CudaSlice<u8>,
+        leaves: &CudaSlice<i32>,
+        stats: &mut CudaSlice<u32>,
+        leaf_count: u32,
+        playouts_per_leaf: u32,
+        seed: u64,
+    ) -> Result<(), CudaError> {
+        let f = self.go_function("random", size)?;
+        let cfg = playout_config(leaf_count, playouts_per_leaf);
+        let mut b = self.stream.launch_builder(&f);
+        b.arg(boards)
+            .arg(leaves)
+            .arg(stats)
+            .arg(&playouts_per_leaf)
+            .arg(&seed);
+        // SAFETY: go_random_N(const u8* boards, const GoLeaf* leaves, u32*
+        // stats, u32 playouts_per_leaf, u64 seed): boards holds leaf_count ×
+        // N² bytes, leaves leaf_count × 4 i32 (GoLeaf), stats leaf_count ×
+        // stats_stride(N²) u32; the grid's y extent is leaf_count.
+        unsafe { b.launch(cfg) }?;
+        Ok(())
+    }
+
+    /// Launches Havannah playouts; like [`Gpu::launch_go`] with 4 × i32
+    /// headers (to move, padding) and one byte per cell.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_hex(
+        &self,
+        side: usize,
+        variant: HexVariant,
+        boards: &CudaSlice<u8>,
+        leaves: &CudaSlice<i32>,
+        stats: &mut CudaSlice<u32>,
+        leaf_count: u32,
+        playouts_per_leaf: u32,
+        seed: u64,
+    ) -> Result<(), CudaError> {
+        let kind = match variant {
+            HexVariant::Compress => "random",
+            HexVariant::PlainFind => "plainfind",
+        };
+        let f = self.hex_function(kind, side)?;
+        let cfg = playout_config(leaf_count, playouts_per_leaf);
+        let mut b = self.stream.launch_builder(&f);
+        b.arg(boards)
+            .arg(leaves)
+            .arg(stats)
+            .arg(&playouts_per_leaf)
+            .arg(&seed);
+        // SAFETY: hex_{random,plainfind}_S(const u8* boards, const HexLeaf*
+        // leaves, u32* stats, u32 playouts_per_leaf, u64 seed): boards
+        // holds leaf_count × cells bytes, leaves leaf_count × 4 i32, stats
+        // leaf_count × stats_stride(cells) u32; grid y = leaf_count.
+        unsafe { b.launch(cfg) }?;
+        Ok(())
+    }
+
+    /// Replays Go move sequences (`max_moves` u16 per sequence, 0xFFFF
+    /// ends one early) from the empty board. Returns (final boards,
+    /// 4 i32 results per sequence).
+    pub fn replay_go(
+        &self,
+        size: usize,
+        moves: &[u16],
+        max_moves: usize,
+    ) -> Result<(Vec<u8>, Vec<i32>), CudaError> {
+        let f = self.go_function("replay", size)?;
+        let sequences = check_sequences(moves.len(), max_moves)?;
+        let d_moves = self.stream.clone_htod(moves)?;
+        let mut d_boards = self.stream.alloc_zeros::<u8>(sequences * size * size)?;
+        let mut d_result = self.stream.alloc_zeros::<i32>(sequences * 4)?;
+        let (max, seqs) = (max_moves as u32, sequences as u32);
+        let mut b = self.stream.launch_builder(&f);
+        b.arg(&d_moves)
+            .arg(&max)
+            .arg(&seqs)
+            .arg(&mut d_boards)
+            .arg(&mut d_result);
+        // SAFETY: go_replay_N(const u16* moves, u32 max_moves, u32
+        // sequences, u8* boards_out, i32* result): moves has sequences ×
+        // max_moves entries, boards_out sequences × N², result sequences × 4.
+        unsafe { b.launch(replay_config(seqs)) }?;
+        Ok((
+            self.stream.clone_dtoh(&d_boards)?,
+            self.stream.clone_dtoh(&d_result)?,
+        ))
+    }
+
+    /// Replays Havannah sequences; `first` is the colour code moving first.
+    pub fn replay_hex(
+        &self,
+        side: usize,
+        moves: &[u16],
+        max_moves: usize,
+        first: i32,
+    ) -> Result<(Vec<u8>, Vec<i32>), CudaError> {
+        let f = self.hex_function("replay", side)?;
+        let cells = hex::cell_count(side);
+        let sequences = check_sequences(moves.len(), max_moves)?;
+        let d_moves = self.stream.clone_htod(moves)?;
+        let mut d_boards = self.stream.alloc_zeros::<u8>(sequences * cells)?;
+        let mut d_result = self.stream.alloc_zeros::<i32>(sequences * 4)?;
+        let (max, seqs) = (max_moves as u32, sequences as u32);
+        let mut b = self.stream.launch_builder(&f);
+        b.arg(&d_moves)
+            .arg(&max)
+            .arg(&seqs)
+            .arg(&first)
+            .arg(&mut d_boards)
+            .arg(&mut d_result);
+        // SAFETY: hex_replay_S(const u16* moves, u32 max_moves, u32
+        // sequences, i32 first_color, u8* boards_out, i32* result): sizes
+        // as for Go with `cells` bytes per board.
+        unsafe { b.launch(replay_config(seqs)) }?;
+        Ok((
+            self.stream.clone_dtoh(&d_boards)?,
+            self.stream.clone_dtoh(&d_result)?,
+        ))
+    }
+}
+
+fn check_sequences(len: usize, max_moves: usize) -> Result<usize, CudaError> {
+    if max_moves == 0 || len % max_moves != 0 {
+        return Err(CudaError::Input(format!(
+            "{len} moves is not a whole number of {max_moves}-move sequences"
+        )));
+    }
+    Ok(len / max_moves)
+}
+
+fn playout_config(leaves: u32, playouts_per_leaf: u32) -> LaunchConfig {
+    let block = super::tuning::PLAYOUT_BLOCK;
+    LaunchConfig {
+        grid_dim: (playouts_per_leaf.div_ceil(block).max(1), leaves, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+fn replay_config(sequences: u32) -> LaunchConfig {
+    let block = super::tuning::REPLAY_BLOCK;
+    LaunchConfig {
+        grid_dim: (sequences.div_ceil(block).max(1), 1, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}

@@ -1,0 +1,86 @@
+//! The CUDA leaf-simulation backend.
+//!
+//! The UCT tree stays on the host; [`CudaSimulator`] sends batches of leaves
+//! to playout kernels (Go: one light playout per thread on a compact board
+//! with pseudo-liberty strings; Havannah: one playout per thread with a
+//! disjoint-set forest, after paper 000) and turns the per-leaf counters
+//! they return into [`crate::sim::LeafStats`].
+//!
+//! Everything loads at run time: the CUDA driver and NVRTC through cudarc's
+//! dynamic loading (the build needs no CUDA toolkit), the kernels from
+//! `kernels/*.cu` (embedded) compiled by NVRTC for the device's own
+//! `compute_XY`. Every failure — no library, no device, a compile error
+//! with its log — is a [`CudaError`], never a panic: the library presence
+//! is checked before the first cudarc call, because cudarc panics when it
+//! cannot load one.
+//!
+//! - [`compile`]: kernel sources and NVRTC; [`compile_all`] needs no GPU.
+//! - [`device`]: the driver side: context, modules, launches.
+//! - [`hex`]: Havannah board geometry shared by the host and the kernels.
+//! - [`input`]: how a position becomes kernel input ([`KernelPosition`]).
+//! - [`simulator`]: [`CudaSimulator`].
+//! - [`reference`]: a small independent CPU model of both kernels' rules,
+//!   for the exact replay check.
+//! - [`check`], [`bench`]: `check_gpu` and `bench`.
+
+pub mod bench;
+pub mod check;
+pub mod compile;
+pub mod device;
+pub mod hex;
+pub mod input;
+pub mod reference;
+pub mod simulator;
+
+pub use bench::{bench, BenchLine};
+pub use check::{check_gpu, CheckOptions, CheckReport};
+pub use compile::compile_all;
+pub use device::{probe, DeviceInfo, Gpu};
+pub use input::{GoLeafInput, HexLeafInput, KernelInput, KernelPosition};
+pub use simulator::CudaSimulator;
+
+/// Tuning constants of the CUDA backend, in one place.
+pub mod tuning {
+    /// Threads per block of the playout kernels. Each block serves one leaf
+    /// and keeps that leaf's counters in shared memory.
+    pub const PLAYOUT_BLOCK: u32 = 128;
+    /// Threads per block of the replay kernels.
+    pub const REPLAY_BLOCK: u32 = 128;
+    /// Upper bound on device memory one simulator allocates (statistics,
+    /// boards, leaf headers); batches larger than this are split.
+    pub const MAX_DEVICE_BYTES: usize = 256 << 20;
+}
+
+/// Why the CUDA backend cannot do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum CudaError {
+    #[error("the CUDA driver library (libcuda) is not present")]
+    NoDriverLibrary,
+    #[error("the NVRTC library (libnvrtc) is not present")]
+    NoNvrtcLibrary,
+    #[error("no CUDA device is available")]
+    NoDevice,
+    #[error("CUDA driver call failed: {0}")]
+    Driver(String),
+    #[error("NVRTC could not compile {kernel} for {arch}: {message}\n{log}")]
+    Compile {
+        kernel: &'static str,
+        arch: String,
+        message: String,
+        log: String,
+    },
+    #[error("unsupported board size {size} for {game} (kernels exist for {supported})")]
+    UnsupportedSize {
+        game: &'static str,
+        size: usize,
+        supported: &'static str,
+    },
+    #[error("invalid input: {0}")]
+    Input(String),
+}
+
+impl From<cudarc::driver::DriverError> for CudaError {
+    fn from(e: cudarc::driver::DriverError) -> Self {
+        CudaError::Driver(format!("{e:?}"))
+    }
+}

@@ -1,0 +1,246 @@
+//! [`CudaSimulator`]: the [`Simulator`] that runs leaves' playouts on a GPU.
+//!
+//! One launch covers many leaves: the grid's y axis is the leaf, its x
+//! axis the leaf's playouts (one per thread), and each block sums its
+//! playouts in shared memory before one atomic add per counter into the
+//! leaf's block of device memory. Batches that would exceed
+//! [`super::tuning::MAX_DEVICE_BYTES`] or the grid's y limit are split.
+
+use super::device::{Gpu, HexVariant};
+use super::hex;
+use super::input::{color_code, KernelInput, KernelPosition};
+use super::{tuning, CudaError};
+use crate::sim::{AmafCount, LeafStats, Simulator};
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Largest grid y extent (leaves per launch).
+const MAX_LEAVES_PER_LAUNCH: usize = 65_535;
+
+pub struct CudaSimulator<G> {
+    gpu: Mutex<Gpu>,
+    hex_variant: HexVariant,
+    peak_bytes: AtomicUsize,
+    _game: PhantomData<fn() -> G>,
+}
+
+/// Words per leaf in the statistics buffer (mirrors `stats_stride` in
+/// kernels/common.cuh).
+pub fn stats_stride(moves: usize) -> usize {
+    (4 + 5 * moves + 1) & !1
+}
+
+impl<G> CudaSimulator<G> {
+    /// Opens GPU `ordinal` and compiles the kernels for it.
+    pub fn new(ordinal: usize) -> Result<Self, CudaError> {
+        Ok(Self::with_gpu(Gpu::new(ordinal)?))
+    }
+
+    pub fn with_gpu(gpu: Gpu) -> Self {
+        CudaSimulator {
+            gpu: Mutex::new(gpu),
+            hex_variant: HexVariant::Compress,
+            peak_bytes: AtomicUsize::new(0),
+            _game: PhantomData,
+        }
+    }
+
+    pub fn set_hex_variant(&mut self, variant: HexVariant) {
+        self.hex_variant = variant;
+    }
+
+    /// Gives the GPU back (to build a simulator for another game on it).
+    pub fn into_gpu(self) -> Gpu {
+        match self.gpu.into_inner() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// Largest amount of device memory one batch has used so far (bytes);
+    /// bounded by [`tuning::MAX_DEVICE_BYTES`] plus the kernels' own
+    /// per-thread local memory, which the driver reserves.
+    pub fn memory_bytes(&self) -> usize {
+        self.peak_bytes.load(Ordering::Relaxed)
+    }
+}
+
+/// A batch of leaves flattened into the kernels' arrays.
+struct Batch {
+    game: Game,
+    size: usize,
+    points: usize,
+    boards: Vec<u8>,
+    headers: Vec<i32>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Game {
+    Go,
+    Havannah,
+}
+
+fn flatten<G: KernelPosition>(leaves: &[G]) -> Result<Batch, CudaError> {
+    let mut batch: Option<Batch> = None;
+    for leaf in leaves {
+        let (game, size, colors, header) = match leaf.kernel_input() {
+            KernelInput::Go(g) => {
+                let ko = g.ko.map_or(-1, |k| k as i32);
+                let komi2 = (g.komi * 2.0).round() as i32;
+                let header = [
+                    color_code(g.to_move) as i32,
+                    ko,
+                    g.consecutive_passes as i32,
+                    komi2,
+                ];
+                (Game::Go, g.size, g.colors, header)
+            }
+            KernelInput::Havannah(h) => (
+                Game::Havannah,
+                h.side,
+                h.colors,
+                [color_code(h.to_move) as i32, 0, 0, 0],
+            ),
+        };
+        let points = match game {
+            Game::Go => size * size,
+            Game::Havannah => hex::cell_count(size),
+        };
+        if colors.len() != points {
+            return Err(CudaError::Input(format!(
+                "leaf has {} points, expected {points}",
+                colors.len()
+            )));
+        }
+        let b = batch.get_or_insert_with(|| Batch {
+            game,
+            size,
+            points,
+            boards: Vec::with_capacity(points * leaves.len()),
+            headers: Vec::with_capacity(4 * leaves.len()),
+        });
+        if b.game != game || b.size != size {
+            return Err(CudaError::Input(
+                "leaves of one batch must share game and size".into(),
+            ));
+        }
+        b.boards.extend_from_slice(&colors);
+        b.headers.extend_from_slice(&header);
+    }
+    batch.ok_or_else(|| CudaError::Input("empty batch".into()))
+}
+
+impl<G: KernelPosition> CudaSimulator<G> {
+    /// [`Simulator::simulate`] with its errors.
+    pub fn try_simulate(
+        &self,
+        leaves: &[G],
+        playouts_per_leaf: u32,
+        seed: u64,
+        out: &mut [LeafStats],
+    ) -> Result<(), CudaError> {
+        if leaves.is_empty() {
+            return Ok(());
+        }
+        if out.len() != leaves.len() {
+            return Err(CudaError::Input("out and leaves differ in length".into()));
+        }
+        let batch = flatten(leaves)?;
+        let stride = stats_stride(batch.points);
+        let per_leaf_bytes = stride * 4 + batch.points + 16;
+        let chunk = (tuning::MAX_DEVICE_BYTES / per_leaf_bytes).clamp(1, MAX_LEAVES_PER_LAUNCH);
+        let gpu = self
+            .gpu
+            .lock()
+            .map_err(|_| CudaError::Driver("GPU lock poisoned".into()))?;
+        let mut host_stats = Vec::new();
+        for (c, start) in (0..leaves.len()).step_by(chunk).enumerate() {
+            let end = (start + chunk).min(leaves.len());
+            let n = end - start;
+            let boards = gpu
+                .stream
+                .clone_htod(&batch.boards[start * batch.points..end * batch.points])?;
+            let headers = gpu.stream.clone_htod(&batch.headers[start * 4..end * 4])?;
+            let mut stats = gpu.stream.alloc_zeros::<u32>(n * stride)?;
+            self.peak_bytes
+                .fetch_max(n * per_leaf_bytes, Ordering::Relaxed);
+            // Chunks after the first get their own seed so no two leaves
+            // of one call share a stream.
+            let chunk_seed = seed ^ (c as u64).wrapping_mul(0xA24B_AED4_963E_E407);
+            match batch.game {
+                Game::Go => gpu.launch_go(
+                    batch.size,
+                    &boards,
+                    &headers,
+                    &mut stats,
+                    n as u32,
+                    playouts_per_leaf,
+                    chunk_seed,
+                )?,
+                Game::Havannah => gpu.launch_hex(
+                    batch.size,
+                    self.hex_variant,
+                    &boards,
+                    &headers,
+                    &mut stats,
+                    n as u32,
+                    playouts_per_leaf,
+                    chunk_seed,
+                )?,
+            }
+            host_stats.clear();
+            host_stats.resize(n * stride, 0);
+            gpu.stream.memcpy_dtoh(&stats, &mut host_stats)?;
+            gpu.stream.synchronize()?;
+            for (i, leaf) in leaves[start..end].iter().enumerate() {
+                unpack(
+                    leaf,
+                    &host_stats[i * stride..(i + 1) * stride],
+                    batch.points,
+                    &mut out[start + i],
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Turns one leaf's counter block into [`LeafStats`].
+fn unpack<G: KernelPosition>(leaf: &G, words: &[u32], points: usize, stats: &mut LeafStats) {
+    stats.reset(leaf.move_space());
+    let score2 = (words[0] as u64 | (words[1] as u64) << 32) as i64;
+    stats.score_sum = score2 as f64 / 2.0;
+    stats.playouts = words[2];
+    stats.black_wins = words[3] as f32 / 2.0;
+    for k in 0..points {
+        let mi = leaf.move_index_of_point(k);
+        if mi >= stats.amaf.len() {
+            continue;
+        }
+        for c in 0..2 {
+            stats.amaf[mi][c] = AmafCount {
+                plays: words[4 + 2 * k + c],
+                black_wins: words[4 + 2 * points + 2 * k + c] as f32 / 2.0,
+            };
+        }
+        stats.ownership[mi] = words[4 + 4 * points + k] as i32 as f32;
+    }
+}
+
+impl<G: KernelPosition> Simulator<G> for CudaSimulator<G> {
+    fn name(&self) -> &str {
+        "cuda"
+    }
+
+    fn simulate(&self, leaves: &[G], playouts_per_leaf: u32, seed: u64, out: &mut [LeafStats]) {
+        if let Err(e) = self.try_simulate(leaves, playouts_per_leaf, seed, out) {
+            // The trait has no error channel: report, and leave the leaves
+            // with zero playouts so the search gives them no weight.
+            tracing::error!("CUDA simulation failed: {e}");
+            for (leaf, stats) in leaves.iter().zip(out.iter_mut()) {
+                stats.reset(leaf.move_space());
+            }
+        }
+    }
+}
