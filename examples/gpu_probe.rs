@@ -62,7 +62,15 @@ fn main() {
                 ..d
             };
             let t = std::time::Instant::now();
-            let report = cuda::check_gpu(0, &opts);
+            let report = cuda::check_gpu_with(0, &opts, &mut |l| {
+                eprintln!(
+                    "{} {} {} ({:.0} s)",
+                    if l.passed { "PASS" } else { "FAIL" },
+                    l.name,
+                    l.detail,
+                    t.elapsed().as_secs_f64()
+                )
+            });
             println!("{report}");
             println!("check took {:.1} s", t.elapsed().as_secs_f64());
             i32::from(!report.passed())
@@ -83,6 +91,42 @@ fn main() {
                     1
                 }
             }
+        }
+        Some("cpu") => {
+            // Speed of the CPU reference (the slow side of the checks).
+            use warpstone::sim::cpu::CpuSimulator;
+            use warpstone::sim::cuda::reference::{RefGo, RefHex};
+            use warpstone::sim::{LeafStats, Simulator};
+            let n = arg(&args, 1, 1000u32);
+            for size in [9, 13, 19] {
+                let t = std::time::Instant::now();
+                let mut out = vec![LeafStats::default()];
+                CpuSimulator::new().simulate(&[RefGo::new(size, 7.5)], n, 1, &mut out);
+                println!(
+                    "ref go{size}: {:.0} playouts/s, black {:.3}",
+                    n as f64 / t.elapsed().as_secs_f64(),
+                    out[0].black_wins / n as f32
+                );
+            }
+            let positions = cuda::check::fixed_positions(&RefGo::new(9, 7.5), 20, 81, 1);
+            let t = std::time::Instant::now();
+            let mut out = vec![LeafStats::default(); 20];
+            CpuSimulator::new().simulate(&positions, n, 1, &mut out);
+            println!(
+                "ref go9 fixed positions: {:.0} playouts/s",
+                20.0 * n as f64 / t.elapsed().as_secs_f64()
+            );
+            for side in [4, 8, 10] {
+                let t = std::time::Instant::now();
+                let mut out = vec![LeafStats::default()];
+                CpuSimulator::new().simulate(&[RefHex::new(side)], n, 1, &mut out);
+                println!(
+                    "ref hav{side}: {:.0} playouts/s, black {:.3}",
+                    n as f64 / t.elapsed().as_secs_f64(),
+                    out[0].black_wins / n as f32
+                );
+            }
+            0
         }
         Some(other) => {
             println!("unknown command {other}");

@@ -11,8 +11,8 @@
 // m = N * N meaning pass.
 //
 // Policy `random` (light): uniform over empty points that are neither the
-// simple-ko point, nor a one-point eye of the mover (every on-board
-// orthogonal neighbour is the mover's stone), nor suicide; pass when none is
+// simple-ko point, nor a one-point eye of the mover (see `is_eye`), nor
+// suicide; pass when none is
 // left. Two consecutive passes end the game, as does the move cap of
 // 3 * N * N moves (passes included). Tromp-Taylor area scoring with komi.
 
@@ -106,13 +106,25 @@ struct GoBoard {
         return a;
     }
 
+    // A one-point eye of c that filling would waste (the CPU policy's
+    // definition, src/game/go/board.rs `is_eye`): all four orthogonal
+    // neighbours c or border, and fewer than two "defects" among the
+    // diagonals, where each opponent diagonal is one defect and touching
+    // the border (any diagonal off the board) is one more.
     __device__ __forceinline__ bool is_eye(int p, u8 c) const {
         const int nb[4] = {p - 1, p + 1, p - S, p + S};
         for (int k = 0; k < 4; ++k) {
             u8 q = color[nb[k]];
             if (q != c && q != GO_BORDER) return false;
         }
-        return true;
+        const int dg[4] = {p - S - 1, p - S + 1, p + S - 1, p + S + 1};
+        int bad = 0, edge = 0;
+        for (int k = 0; k < 4; ++k) {
+            u8 q = color[dg[k]];
+            bad += q == (c ^ 3);
+            edge |= q == GO_BORDER;
+        }
+        return bad + edge < 2;
     }
 
     // Legal for colour c at empty cell p (ko not checked): not suicide.

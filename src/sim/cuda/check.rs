@@ -26,7 +26,8 @@ pub struct CheckOptions {
     pub positions: usize,
     /// GPU playouts per position.
     pub gpu_playouts: u32,
-    /// CPU playouts per position (the CPU side is the slow one).
+    /// CPU playouts per position (the CPU side is the slow one); boards
+    /// larger than 100 points get fewer, see [`CheckOptions::cpu_playouts_for`].
     pub cpu_playouts: u32,
     pub komi: f32,
     pub seed: u64,
@@ -47,6 +48,24 @@ impl Default for CheckOptions {
             seed: 1,
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
+    }
+}
+
+impl CheckOptions {
+    /// CPU playouts per position for a board of `points` points: the
+    /// reference model is slow on large boards, so they get fewer (the
+    /// z-test accounts for unequal sample sizes, at some loss of power).
+    pub fn cpu_playouts_for(&self, points: usize) -> u32 {
+        let scale = if points <= 100 {
+            1
+        } else if points <= 200 {
+            5
+        } else if points <= 300 {
+            10
+        } else {
+            50
+        };
+        (self.cpu_playouts / scale).max(1)
     }
 }
 
@@ -102,25 +121,50 @@ impl std::fmt::Display for CheckReport {
 
 /// Runs both checks on GPU `ordinal` for every size in `opts`.
 pub fn check_gpu(ordinal: usize, opts: &CheckOptions) -> CheckReport {
+    check_gpu_with(ordinal, opts, &mut |_| {})
+}
+
+/// [`check_gpu`], calling `progress` as each line is decided (the whole
+/// check takes minutes).
+pub fn check_gpu_with(
+    ordinal: usize,
+    opts: &CheckOptions,
+    progress: &mut dyn FnMut(&CheckLine),
+) -> CheckReport {
     let mut report = CheckReport::default();
+    fn push(
+        report: &mut CheckReport,
+        progress: &mut dyn FnMut(&CheckLine),
+        name: String,
+        result: Result<(bool, String), CudaError>,
+    ) {
+        report.push(name, result);
+        if let Some(line) = report.lines.last() {
+            progress(line);
+        }
+    }
     let gpu = match Gpu::new(ordinal) {
         Ok(g) => g,
         Err(e) => {
-            report.push("open GPU".into(), Err(e));
+            push(&mut report, progress, "open GPU".into(), Err(e));
             return report;
         }
     };
     for &size in &opts.go_sizes {
         let start = RefGo::new(size, opts.komi);
         let max_moves = if size >= 19 { 400 } else { 2 * size * size };
-        report.push(
+        push(
+            &mut report,
+            progress,
             format!("go{size} replay"),
             replay_check(&gpu, &start, opts, max_moves),
         );
     }
     for &side in &opts.hex_sizes {
         let start = RefHex::new(side);
-        report.push(
+        push(
+            &mut report,
+            progress,
             format!("havannah{side} replay"),
             replay_check(&gpu, &start, opts, hex::cell_count(side)),
         );
@@ -133,24 +177,46 @@ pub fn check_gpu(ordinal: usize, opts: &CheckOptions) -> CheckReport {
             size * size,
             opts.seed,
         );
-        report.push(
+        let clock = std::time::Instant::now();
+        let cpu = cpu_stats(&positions, opts.cpu_playouts_for(size * size), opts);
+        progress(&CheckLine {
+            name: format!("go{size} cpu reference"),
+            passed: true,
+            detail: format!("{:.1} s", clock.elapsed().as_secs_f64()),
+        });
+        push(
+            &mut report,
+            progress,
             format!("go{size} win rates"),
-            stats_check(&sim_go, &positions, opts),
+            stats_check(&sim_go, &positions, &cpu, opts),
         );
     }
     let mut sim_hex = CudaSimulator::<RefHex>::with_gpu(sim_go.into_gpu());
-    for variant in [HexVariant::Compress, HexVariant::PlainFind] {
-        sim_hex.set_hex_variant(variant);
-        for &side in &opts.hex_sizes {
-            let positions = fixed_positions(
-                &RefHex::new(side),
-                opts.positions,
-                hex::cell_count(side) / 2,
-                opts.seed,
-            );
-            report.push(
+    for &side in &opts.hex_sizes {
+        let positions = fixed_positions(
+            &RefHex::new(side),
+            opts.positions,
+            hex::cell_count(side) / 2,
+            opts.seed,
+        );
+        let clock = std::time::Instant::now();
+        let cpu = cpu_stats(
+            &positions,
+            opts.cpu_playouts_for(hex::cell_count(side)),
+            opts,
+        );
+        progress(&CheckLine {
+            name: format!("havannah{side} cpu reference"),
+            passed: true,
+            detail: format!("{:.1} s", clock.elapsed().as_secs_f64()),
+        });
+        for variant in [HexVariant::Compress, HexVariant::PlainFind] {
+            sim_hex.set_hex_variant(variant);
+            push(
+                &mut report,
+                progress,
                 format!("havannah{side} {} win rates", variant.name()),
-                stats_check(&sim_hex, &positions, opts),
+                stats_check(&sim_hex, &positions, &cpu, opts),
             );
         }
     }
@@ -192,6 +258,7 @@ fn replay_check<G: KernelPosition>(
     // Generate on several threads: the CPU side is the slow one.
     let n = opts.sequences;
     let threads = opts.threads.max(1);
+    let clock = std::time::Instant::now();
     let mut games: Vec<(G, Vec<u16>)> = Vec::with_capacity(n);
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
@@ -223,12 +290,15 @@ fn replay_check<G: KernelPosition>(
     for (i, (_, moves)) in games.iter().enumerate() {
         flat[i * max_moves..i * max_moves + moves.len()].copy_from_slice(moves);
     }
+    let cpu_seconds = clock.elapsed().as_secs_f64();
+    let clock = std::time::Instant::now();
     let (boards, results) = if is_go {
         gpu.replay_go(size, &flat, max_moves)?
     } else {
         let first = super::input::color_code(start.to_move()) as i32;
         gpu.replay_hex(size, &flat, max_moves, first)?
     };
+    let gpu_seconds = clock.elapsed().as_secs_f64();
     let mut mismatches = 0;
     let mut first_bad = String::new();
     let mut total_moves = 0;
@@ -284,7 +354,10 @@ fn replay_check<G: KernelPosition>(
     }
     Ok((
         mismatches == 0,
-        format!("{n} sequences, {total_moves} moves, {finished} finished games, {mismatches} mismatches{first_bad}"),
+        format!(
+            "{n} sequences, {total_moves} moves, {finished} finished games, {mismatches} mismatches{first_bad} \
+             (cpu {cpu_seconds:.1} s on {threads} threads, gpu {gpu_seconds:.2} s)"
+        ),
     ))
 }
 
@@ -321,18 +394,16 @@ pub fn fixed_positions<G: KernelPosition>(
     out
 }
 
-fn stats_check<G: KernelPosition + Rollout>(
-    gpu: &CudaSimulator<G>,
+/// The reference side of the statistical check, spread over threads.
+fn cpu_stats<G: KernelPosition + Rollout>(
     positions: &[G],
+    playouts: u32,
     opts: &CheckOptions,
-) -> Result<(bool, String), CudaError> {
-    let mut gpu_stats = vec![LeafStats::default(); positions.len()];
-    gpu.try_simulate(positions, opts.gpu_playouts, opts.seed, &mut gpu_stats)?;
+) -> Vec<LeafStats> {
     let cpu = CpuSimulator::<G>::new();
-    let mut cpu_stats = vec![LeafStats::default(); positions.len()];
+    let mut total = vec![LeafStats::default(); positions.len()];
     let threads = opts.threads.max(1);
-    // Split every position's CPU playouts over the threads.
-    let per_thread = opts.cpu_playouts.div_ceil(threads as u32);
+    let per_thread = playouts.div_ceil(threads as u32);
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
@@ -351,7 +422,7 @@ fn stats_check<G: KernelPosition + Rollout>(
             .collect();
         for h in handles {
             if let Ok(part) = h.join() {
-                for (acc, p) in cpu_stats.iter_mut().zip(part) {
+                for (acc, p) in total.iter_mut().zip(part) {
                     acc.playouts += p.playouts;
                     acc.black_wins += p.black_wins;
                     acc.score_sum += p.score_sum;
@@ -359,10 +430,21 @@ fn stats_check<G: KernelPosition + Rollout>(
             }
         }
     });
+    total
+}
+
+fn stats_check<G: KernelPosition>(
+    gpu: &CudaSimulator<G>,
+    positions: &[G],
+    cpu_stats: &[LeafStats],
+    opts: &CheckOptions,
+) -> Result<(bool, String), CudaError> {
+    let mut gpu_stats = vec![LeafStats::default(); positions.len()];
+    gpu.try_simulate(positions, opts.gpu_playouts, opts.seed, &mut gpu_stats)?;
     let mut worst = 0.0f64;
     let mut worst_at = 0;
     let mut bad_count = 0;
-    for (i, (g, c)) in gpu_stats.iter().zip(&cpu_stats).enumerate() {
+    for (i, (g, c)) in gpu_stats.iter().zip(cpu_stats).enumerate() {
         if g.playouts != opts.gpu_playouts {
             return Err(CudaError::Input(format!(
                 "position {i}: GPU ran {} playouts, asked {}",
@@ -409,3 +491,38 @@ fn stats_check<G: KernelPosition + Rollout>(
 
 /// Go sizes with kernels (re-exported for the CLI).
 pub const GO_KERNEL_SIZES: [usize; 3] = GO_SIZES;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    #[test]
+    fn random_games_are_reproducible_and_legal() {
+        let start = RefGo::new(9, 7.5);
+        let (a, ma) = random_game(&start, &mut FastRng::new(3), 200, 81);
+        let (b, mb) = random_game(&start, &mut FastRng::new(3), 200, 81);
+        assert_eq!(ma, mb);
+        assert_eq!(a.board, b.board);
+        // Replaying through the checked API accepts every move.
+        let mut pos = start.clone();
+        for &m in &ma {
+            pos.play(m).expect("generated moves are legal");
+        }
+        assert_eq!(pos.board, a.board);
+    }
+
+    #[test]
+    #[ignore = "timing probe for the CPU side of check_gpu"]
+    fn time_go19_sequences() {
+        let start = RefGo::new(19, 7.5);
+        let t = std::time::Instant::now();
+        for i in 0..20 {
+            random_game(&start, &mut FastRng::new(i), 400, 361);
+        }
+        eprintln!(
+            "go19: {:.3} s per sequence",
+            t.elapsed().as_secs_f64() / 20.0
+        );
+    }
+}

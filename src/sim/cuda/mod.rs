@@ -33,7 +33,7 @@ pub mod reference;
 pub mod simulator;
 
 pub use bench::{bench, BenchLine};
-pub use check::{check_gpu, CheckOptions, CheckReport};
+pub use check::{check_gpu, check_gpu_with, CheckLine, CheckOptions, CheckReport};
 pub use compile::compile_all;
 pub use device::{probe, DeviceInfo, Gpu};
 pub use input::{GoLeafInput, HexLeafInput, KernelInput, KernelPosition};

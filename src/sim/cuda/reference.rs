@@ -63,27 +63,36 @@ impl RefGo {
         .flatten()
     }
 
-    /// Stones of the string at `p` and whether it has a liberty.
-    fn string(&self, p: usize) -> (Vec<usize>, usize) {
+    /// Stones of the string at `p`, and whether it has a liberty. With
+    /// `stop_at_liberty` the search ends at the first liberty found (the
+    /// stone list is then partial).
+    fn string(&self, p: usize, stop_at_liberty: bool) -> (Vec<usize>, bool) {
         let color = self.board[p];
         let mut stones = vec![p];
         let mut seen = vec![false; self.board.len()];
         seen[p] = true;
-        let mut libs = Vec::new();
+        let mut liberty = false;
         let mut i = 0;
         while i < stones.len() {
             let s = stones[i];
             i += 1;
             for q in self.neighbours(s) {
-                if self.board[q] == EMPTY && !libs.contains(&q) {
-                    libs.push(q);
+                if self.board[q] == EMPTY {
+                    liberty = true;
+                    if stop_at_liberty {
+                        return (stones, true);
+                    }
                 } else if self.board[q] == color && !seen[q] {
                     seen[q] = true;
                     stones.push(q);
                 }
             }
         }
-        (stones, libs.len())
+        (stones, liberty)
+    }
+
+    fn has_liberty(&self, p: usize) -> bool {
+        self.string(p, true).1
     }
 
     fn is_suicide(&mut self, p: usize, c: u8) -> bool {
@@ -93,14 +102,31 @@ impl RefGo {
         self.board[p] = c;
         let captures = self
             .neighbours(p)
-            .any(|q| self.board[q] == c ^ 3 && self.string(q).1 == 0);
-        let suicide = !captures && self.string(p).1 == 0;
+            .any(|q| self.board[q] == c ^ 3 && !self.has_liberty(q));
+        let suicide = !captures && !self.has_liberty(p);
         self.board[p] = EMPTY;
         suicide
     }
 
+    /// Eye as the CPU policy defines it: orthogonal neighbours all `c`,
+    /// and opponent diagonals plus "is on the edge" below two.
     fn is_eye(&self, p: usize, c: u8) -> bool {
-        self.neighbours(p).all(|q| self.board[q] == c)
+        if !self.neighbours(p).all(|q| self.board[q] == c) {
+            return false;
+        }
+        let n = self.size as i64;
+        let (r, col) = ((p / self.size) as i64, (p % self.size) as i64);
+        let mut bad = 0;
+        let mut edge = 0;
+        for (dr, dc) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
+            let (rr, cc) = (r + dr, col + dc);
+            if rr < 0 || cc < 0 || rr >= n || cc >= n {
+                edge = 1;
+            } else if self.board[(rr * n + cc) as usize] == c ^ 3 {
+                bad += 1;
+            }
+        }
+        bad + edge < 2
     }
 
     fn place(&mut self, p: usize, c: u8) {
@@ -109,8 +135,8 @@ impl RefGo {
         let mut last = 0;
         for q in self.neighbours(p).collect::<Vec<_>>() {
             if self.board[q] == c ^ 3 {
-                let (stones, libs) = self.string(q);
-                if libs == 0 {
+                if !self.has_liberty(q) {
+                    let stones = self.string(q, false).0;
                     for &s in &stones {
                         self.board[s] = EMPTY;
                     }
@@ -120,8 +146,13 @@ impl RefGo {
             }
         }
         self.captured[(c ^ 3) as usize - 1] += removed as u32;
-        let (own, libs) = self.string(p);
-        self.ko = (removed == 1 && own.len() == 1 && libs == 1).then_some(last);
+        // A lone stone that captured one stone and has one liberty: ko.
+        let alone = self.neighbours(p).all(|q| self.board[q] != c);
+        let libs = self
+            .neighbours(p)
+            .filter(|&q| self.board[q] == EMPTY)
+            .count();
+        self.ko = (removed == 1 && alone && libs == 1).then_some(last);
     }
 
     /// Tromp-Taylor: owners (+1/-1/0) and Black minus White area.
@@ -394,6 +425,15 @@ impl RefHex {
         }
         if (mask & CORNER_BITS).count_ones() >= 2 || (mask & EDGE_BITS).count_ones() >= 3 {
             return true;
+        }
+        // A ring the new stone completes runs through it, so it needs two
+        // friendly neighbours (a stone filling the last cell inside a ring
+        // finds that ring already there).
+        let friends = (0..6)
+            .filter(|&d| g.neighbour(p, d).is_some_and(|q| self.board[q] == c))
+            .count();
+        if friends < 2 {
+            return false;
         }
         // Ring: some cell is enclosed by c's stones. Either it has six
         // friendly neighbours, or it is a non-c cell the outside (the
