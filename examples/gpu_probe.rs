@@ -3,8 +3,10 @@
 //! ```text
 //! gpu_probe probe                      list usable GPUs
 //! gpu_probe compile [compute_90]       compile every kernel (no GPU needed)
-//! gpu_probe check [sequences positions gpu_playouts cpu_playouts]
-//! gpu_probe bench [leaves playouts_per_leaf repeats]
+//! gpu_probe check [sequences positions gpu_playouts cpu_playouts go_sizes hex_sizes cache_file]
+//! gpu_probe check ... --cpu-only     only compute the CPU reference cache
+//! gpu_probe bench [leaves playouts_per_leaf repeats threads_per_sm,.. go_sizes hex_sizes]
+//! gpu_probe cpu [playouts]             speed of the CPU reference model
 //! ```
 
 use warpstone::sim::cuda::{self, CheckOptions};
@@ -53,15 +55,32 @@ fn main() {
             }
         }
         Some("check") => {
+            // check [sequences positions gpu_playouts cpu_playouts go_sizes hex_sizes cache]
             let d = CheckOptions::default();
+            let sizes = |i: usize, default: Vec<usize>| -> Vec<usize> {
+                args.get(i).map_or(default, |s| {
+                    s.split(',').filter_map(|x| x.parse().ok()).collect()
+                })
+            };
             let opts = CheckOptions {
                 sequences: arg(&args, 1, d.sequences),
                 positions: arg(&args, 2, d.positions),
                 gpu_playouts: arg(&args, 3, d.gpu_playouts),
                 cpu_playouts: arg(&args, 4, d.cpu_playouts),
+                go_sizes: sizes(5, d.go_sizes.clone()),
+                hex_sizes: sizes(6, d.hex_sizes.clone()),
+                cpu_cache: args.get(7).map(std::path::PathBuf::from),
                 ..d
             };
             let t = std::time::Instant::now();
+            if args.iter().any(|a| a == "--cpu-only") {
+                cuda::fill_cpu_cache(&opts);
+                println!(
+                    "reference counts written in {:.1} s",
+                    t.elapsed().as_secs_f64()
+                );
+                std::process::exit(0);
+            }
             let report = cuda::check_gpu_with(0, &opts, &mut |l| {
                 eprintln!(
                     "{} {} {} ({:.0} s)",
@@ -79,7 +98,14 @@ fn main() {
             let leaves = arg(&args, 1, 256usize);
             let playouts = arg(&args, 2, 4096u32);
             let repeats = arg(&args, 3, 3u32);
-            match cuda::bench(0, &[9, 13, 19], &[4, 8, 10], leaves, playouts, repeats) {
+            let list = |i: usize, default: &[usize]| -> Vec<usize> {
+                args.get(i).map_or(default.to_vec(), |s| {
+                    s.split(',').filter_map(|x| x.parse().ok()).collect()
+                })
+            };
+            let occupancy: Vec<u32> = list(4, &[]).into_iter().map(|x| x as u32).collect();
+            let (go, hex) = (list(5, &[9, 13, 19]), list(6, &[4, 8, 10]));
+            match cuda::bench(0, &go, &hex, leaves, playouts, repeats, &occupancy) {
                 Ok(lines) => {
                     for l in lines {
                         println!("{l}");

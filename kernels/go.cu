@@ -312,8 +312,10 @@ __device__ void go_playouts(const u8* __restrict__ boards, const GoLeaf* __restr
     __shared__ u32 tables[5 * P];
     u32 leaf = blockIdx.y;
     clear_shared(tables, &head, P);
-    u32 k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < playouts_per_leaf) {
+    // Threads loop over the leaf's playouts: the host sizes the grid to
+    // the occupancy it wants (fewer threads keep more of each board in
+    // cache), not to the playout count.
+    for (u32 k = blockIdx.x * blockDim.x + threadIdx.x; k < playouts_per_leaf; k += gridDim.x * blockDim.x) {
         GoBoard<N> b;
         GoLeaf info = leaves[leaf];
         b.load(boards + (u64)leaf * P, info.ko);

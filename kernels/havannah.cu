@@ -35,21 +35,38 @@ HEX_TABLES(6)
 HEX_TABLES(8)
 HEX_TABLES(10)
 
+// The constant tables of each size, by template parameter.
 template <int S> struct HexTables;
-#define HEX_TABLES_BIND(S)                                                          \
-    template <> struct HexTables<S> {                                               \
-        __device__ __forceinline__ static int nbr(int p, int d) { return hex_nbr_##S[p * 6 + d]; } \
-        __device__ __forceinline__ static u32 mask(int p) { return hex_mask_##S[p]; } \
+#define HEX_TABLES_BIND(S)                                                  \
+    template <> struct HexTables<S> {                                       \
+        __device__ __forceinline__ static const short* nbr() { return hex_nbr_##S; } \
+        __device__ __forceinline__ static const unsigned short* mask() { return hex_mask_##S; } \
     };
 HEX_TABLES_BIND(4)
 HEX_TABLES_BIND(6)
 HEX_TABLES_BIND(8)
 HEX_TABLES_BIND(10)
 
+// Playout threads read the tables at scattered cells, which constant
+// memory serialises (it is fast only when a warp reads one address), so
+// each block first copies them into shared memory.
+template <int S>
+struct SharedHexTables {
+    short nbr[hex_cells(S) * 6];
+    unsigned short mask[hex_cells(S)];
+
+    __device__ void fill() {
+        const int C = hex_cells(S);
+        for (int i = threadIdx.x; i < C * 6; i += blockDim.x) nbr[i] = HexTables<S>::nbr()[i];
+        for (int i = threadIdx.x; i < C; i += blockDim.x) mask[i] = HexTables<S>::mask()[i];
+    }
+};
+
 template <int S, bool COMPRESS>
 struct HexBoard {
     static const int C = hex_cells(S);
-    typedef HexTables<S> T;
+    const short* nbr_table;          // shared or constant memory
+    const unsigned short* mask_table;
 
     u8 color[C];
     u16 parent[C];
@@ -87,20 +104,22 @@ struct HexBoard {
     }
 
     // Builds the forest from compact colours (0 empty, 1 black, 2 white).
-    __device__ void load(const u8* colors) {
+    __device__ void load(const u8* colors, const short* nbrs, const unsigned short* masks) {
+        nbr_table = nbrs;
+        mask_table = masks;
         empties = 0;
         for (int p = 0; p < C; ++p) {
             color[p] = colors[p];
             parent[p] = p;
             rank[p] = 0;
-            mask[p] = (u16)T::mask(p);
+            mask[p] = mask_table[p];
             if (color[p] == HEX_EMPTY) empty[empties++] = p;
         }
         for (int p = 0; p < C; ++p) {
             u8 c = color[p];
             if (c == HEX_EMPTY) continue;
             for (int d = 0; d < 3; ++d) {  // half the directions reach every pair once
-                int q = T::nbr(p, d);
+                int q = nbr_table[p * 6 + d];
                 if (q >= 0 && color[q] == c) unite(find(p), find(q));
             }
         }
@@ -112,7 +131,7 @@ struct HexBoard {
         bool f[6];
         int friends = 0;
         for (int d = 0; d < 6; ++d) {
-            nb[d] = T::nbr(p, d);
+            nb[d] = nbr_table[p * 6 + d];
             f[d] = nb[d] >= 0 && color[nb[d]] == c;
             friends += f[d];
         }
@@ -135,7 +154,7 @@ struct HexBoard {
                 int x = nb[d];
                 bool all = true;
                 for (int e = 0; e < 6; ++e) {
-                    int y = T::nbr(x, e);
+                    int y = nbr_table[x * 6 + e];
                     if (y < 0 || color[y] != c) {
                         all = false;
                         break;
@@ -164,14 +183,15 @@ __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __res
     const int C = hex_cells(S);
     __shared__ SharedStats head;
     __shared__ u32 tables[5 * C];
+    __shared__ SharedHexTables<S> geometry;
     u32 leaf = blockIdx.y;
+    geometry.fill();
     clear_shared(tables, &head, C);
-    u32 k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < playouts_per_leaf) {
+    const u8* start = boards + (u64)leaf * C;
+    // Threads loop over the leaf's playouts (see go.cu).
+    for (u32 k = blockIdx.x * blockDim.x + threadIdx.x; k < playouts_per_leaf; k += gridDim.x * blockDim.x) {
         HexBoard<S, COMPRESS> b;
-        b.load(boards + (u64)leaf * C);
-        u8 first[C];
-        for (int p = 0; p < C; ++p) first[p] = 0;
+        b.load(start, geometry.nbr, geometry.mask);
         Rng rng(playout_seed(seed, leaf, k));
         u8 c = (u8)leaves[leaf].to_move;
         int winner = 0;
@@ -179,7 +199,6 @@ __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __res
             int j = (int)rng.below((u32)b.empties);
             int p = b.empty[j];
             b.empty[j] = b.empty[--b.empties];
-            first[p] = c;
             if (b.play(p, c)) {
                 winner = c;
                 break;
@@ -188,9 +207,21 @@ __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __res
         }
         int score2 = winner == HEX_BLACK ? 2 : (winner == HEX_WHITE ? -2 : 0);
         u32 bw = winner == HEX_BLACK ? 2 : (winner == 0 ? 1 : 0);
-        record_playout(tables, &head, C, first,
-                       [&](u32 p) { return (i32)(b.color[p] == HEX_BLACK) - (i32)(b.color[p] == HEX_WHITE); },
-                       score2, bw);
+        // Every cell is played at most once, so a cell empty at the start
+        // and taken at the end was first played by its final owner: no
+        // per-playout first-play table is needed.
+        for (int p = 0; p < C; ++p) {
+            u32 f = b.color[p];
+            if (f == HEX_EMPTY) continue;
+            atomicAdd((i32*)&tables[4 * C + p], f == HEX_BLACK ? 1 : -1);
+            if (start[p] == HEX_EMPTY) {
+                atomicAdd(&tables[2 * p + f - 1], 1u);
+                if (bw) atomicAdd(&tables[2 * C + 2 * p + f - 1], bw);
+            }
+        }
+        atomicAdd(&head.score2, (u64)(i64)score2);
+        atomicAdd(&head.playouts, 1u);
+        atomicAdd(&head.wins2, bw);
     }
     __syncthreads();
     flush_stats(stats + (u64)leaf * stats_stride(C), tables, &head, C);
@@ -210,7 +241,7 @@ __device__ void hex_replay(const u16* __restrict__ moves, u32 max_moves, u32 seq
     HexBoard<S, true> b;
     u8 zero[C];
     for (int p = 0; p < C; ++p) zero[p] = 0;
-    b.load(zero);
+    b.load(zero, HexTables<S>::nbr(), HexTables<S>::mask());
     u8 c = (u8)first_color;
     int error = 0, winner = 0;
     u32 t = 0;

@@ -19,6 +19,7 @@ pub struct BenchLine {
     pub policy: &'static str,
     pub leaves: usize,
     pub playouts_per_leaf: u32,
+    pub threads_per_sm: u32,
     pub playouts_per_second: f64,
     pub device: String,
 }
@@ -27,15 +28,16 @@ impl std::fmt::Display for BenchLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{{\"backend\":\"cuda\",\"device\":\"{}\",\"game\":\"{}\",\"size\":{},\"kernel\":\"{}\",\"policy\":\"{}\",\"leaves\":{},\"playouts_per_leaf\":{},\"playouts_per_second\":{:.0}}}",
-            self.device, self.game, self.size, self.kernel, self.policy, self.leaves, self.playouts_per_leaf, self.playouts_per_second
+            "{{\"backend\":\"cuda\",\"device\":\"{}\",\"game\":\"{}\",\"size\":{},\"kernel\":\"{}\",\"policy\":\"{}\",\"leaves\":{},\"playouts_per_leaf\":{},\"threads_per_sm\":{},\"playouts_per_second\":{:.0}}}",
+            self.device, self.game, self.size, self.kernel, self.policy, self.leaves, self.playouts_per_leaf, self.threads_per_sm, self.playouts_per_second
         )
     }
 }
 
 /// Times `simulate` on `leaves` leaves (positions spread over a game) with
 /// `playouts_per_leaf` each, `repeats` times after one warm-up, for every
-/// Go size in `go_sizes` and Havannah side in `hex_sizes`.
+/// Go size in `go_sizes` and Havannah side in `hex_sizes`, at each
+/// occupancy in `threads_per_sm` (empty: the default).
 pub fn bench(
     ordinal: usize,
     go_sizes: &[usize],
@@ -43,44 +45,59 @@ pub fn bench(
     leaves: usize,
     playouts_per_leaf: u32,
     repeats: u32,
+    threads_per_sm: &[u32],
 ) -> Result<Vec<BenchLine>, CudaError> {
+    let default = [super::tuning::THREADS_PER_SM];
+    let occupancies = if threads_per_sm.is_empty() {
+        &default[..]
+    } else {
+        threads_per_sm
+    };
     let gpu = Gpu::new(ordinal)?;
     let device = gpu.info.name.clone();
     let mut lines = Vec::new();
     let go = CudaSimulator::<RefGo>::with_gpu(gpu);
     for &size in go_sizes {
         let pos = fixed_positions(&RefGo::new(size, 7.5), leaves, size * size / 2, 7);
-        let rate = time(&go, &pos, playouts_per_leaf, repeats)?;
-        lines.push(BenchLine {
-            game: "go",
-            size,
-            kernel: "playout-per-thread",
-            policy: "random",
-            leaves,
-            playouts_per_leaf,
-            playouts_per_second: rate,
-            device: device.clone(),
-        });
-    }
-    let mut hav = CudaSimulator::<RefHex>::with_gpu(go.into_gpu());
-    for variant in [HexVariant::Compress, HexVariant::PlainFind] {
-        hav.set_hex_variant(variant);
-        for &side in hex_sizes {
-            let pos = fixed_positions(&RefHex::new(side), leaves, hex::cell_count(side) / 4, 7);
-            let rate = time(&hav, &pos, playouts_per_leaf, repeats)?;
+        for &tps in occupancies {
+            go.set_threads_per_sm(tps);
+            let rate = time(&go, &pos, playouts_per_leaf, repeats)?;
             lines.push(BenchLine {
-                game: "havannah",
-                size: side,
-                kernel: match variant {
-                    HexVariant::Compress => "playout-per-thread/compress",
-                    HexVariant::PlainFind => "playout-per-thread/plainfind",
-                },
+                threads_per_sm: tps,
+                game: "go",
+                size,
+                kernel: "playout-per-thread",
                 policy: "random",
                 leaves,
                 playouts_per_leaf,
                 playouts_per_second: rate,
                 device: device.clone(),
             });
+        }
+    }
+    let mut hav = CudaSimulator::<RefHex>::with_gpu(go.into_gpu());
+    for variant in [HexVariant::Compress, HexVariant::PlainFind] {
+        hav.set_hex_variant(variant);
+        for &side in hex_sizes {
+            let pos = fixed_positions(&RefHex::new(side), leaves, hex::cell_count(side) / 4, 7);
+            for &tps in occupancies {
+                hav.set_threads_per_sm(tps);
+                let rate = time(&hav, &pos, playouts_per_leaf, repeats)?;
+                lines.push(BenchLine {
+                    threads_per_sm: tps,
+                    game: "havannah",
+                    size: side,
+                    kernel: match variant {
+                        HexVariant::Compress => "playout-per-thread/compress",
+                        HexVariant::PlainFind => "playout-per-thread/plainfind",
+                    },
+                    policy: "random",
+                    leaves,
+                    playouts_per_leaf,
+                    playouts_per_second: rate,
+                    device: device.clone(),
+                });
+            }
         }
     }
     Ok(lines)

@@ -20,7 +20,8 @@ use crate::sim::{FastRng, LeafStats, Rollout, Simulator};
 pub struct CheckOptions {
     pub go_sizes: Vec<usize>,
     pub hex_sizes: Vec<usize>,
-    /// Random move sequences replayed per game and size.
+    /// Random move sequences replayed per game and size (0 skips the
+    /// replay check).
     pub sequences: usize,
     /// Fixed positions per game and size for the statistical check.
     pub positions: usize,
@@ -33,6 +34,11 @@ pub struct CheckOptions {
     pub seed: u64,
     /// CPU threads for the reference side.
     pub threads: usize,
+    /// Where to keep the reference side's win counts between runs, so a
+    /// machine with a weak CPU (the GPU machine here) can reuse counts
+    /// computed elsewhere. Keyed by game, size, position count, playouts
+    /// and seed; `None` computes every time.
+    pub cpu_cache: Option<std::path::PathBuf>,
 }
 
 impl Default for CheckOptions {
@@ -47,6 +53,7 @@ impl Default for CheckOptions {
             komi: 7.5,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            cpu_cache: None,
         }
     }
 }
@@ -150,7 +157,7 @@ pub fn check_gpu_with(
             return report;
         }
     };
-    for &size in &opts.go_sizes {
+    for &size in opts.go_sizes.iter().filter(|_| opts.sequences > 0) {
         let start = RefGo::new(size, opts.komi);
         let max_moves = if size >= 19 { 400 } else { 2 * size * size };
         push(
@@ -160,7 +167,7 @@ pub fn check_gpu_with(
             replay_check(&gpu, &start, opts, max_moves),
         );
     }
-    for &side in &opts.hex_sizes {
+    for &side in opts.hex_sizes.iter().filter(|_| opts.sequences > 0) {
         let start = RefHex::new(side);
         push(
             &mut report,
@@ -170,7 +177,7 @@ pub fn check_gpu_with(
         );
     }
     let sim_go = CudaSimulator::<RefGo>::with_gpu(gpu);
-    for &size in &opts.go_sizes {
+    for &size in opts.go_sizes.iter().filter(|_| opts.positions > 0) {
         let positions = fixed_positions(
             &RefGo::new(size, opts.komi),
             opts.positions,
@@ -178,7 +185,12 @@ pub fn check_gpu_with(
             opts.seed,
         );
         let clock = std::time::Instant::now();
-        let cpu = cpu_stats(&positions, opts.cpu_playouts_for(size * size), opts);
+        let cpu = cached_cpu_stats(
+            &format!("go{size}"),
+            &positions,
+            opts.cpu_playouts_for(size * size),
+            opts,
+        );
         progress(&CheckLine {
             name: format!("go{size} cpu reference"),
             passed: true,
@@ -192,7 +204,7 @@ pub fn check_gpu_with(
         );
     }
     let mut sim_hex = CudaSimulator::<RefHex>::with_gpu(sim_go.into_gpu());
-    for &side in &opts.hex_sizes {
+    for &side in opts.hex_sizes.iter().filter(|_| opts.positions > 0) {
         let positions = fixed_positions(
             &RefHex::new(side),
             opts.positions,
@@ -221,6 +233,40 @@ pub fn check_gpu_with(
         }
     }
     report
+}
+
+/// Computes the reference side of the statistical check into
+/// `opts.cpu_cache` without a GPU (run it on a machine with a good CPU,
+/// then carry the file to the GPU machine).
+pub fn fill_cpu_cache(opts: &CheckOptions) {
+    for &size in &opts.go_sizes {
+        let positions = fixed_positions(
+            &RefGo::new(size, opts.komi),
+            opts.positions,
+            size * size,
+            opts.seed,
+        );
+        cached_cpu_stats(
+            &format!("go{size}"),
+            &positions,
+            opts.cpu_playouts_for(size * size),
+            opts,
+        );
+    }
+    for &side in &opts.hex_sizes {
+        let positions = fixed_positions(
+            &RefHex::new(side),
+            opts.positions,
+            hex::cell_count(side) / 2,
+            opts.seed,
+        );
+        cached_cpu_stats(
+            &format!("havannah{side}"),
+            &positions,
+            opts.cpu_playouts_for(hex::cell_count(side)),
+            opts,
+        );
+    }
 }
 
 /// A random legal move sequence from `start`, at most `max_moves` long.
@@ -392,6 +438,62 @@ pub fn fixed_positions<G: KernelPosition>(
         out.push(pos);
     }
     out
+}
+
+/// [`cpu_stats`] through the cache file of `opts`, one line per position:
+/// `key index playouts black_wins score_sum`.
+fn cached_cpu_stats<G: KernelPosition + Rollout>(
+    game: &str,
+    positions: &[G],
+    playouts: u32,
+    opts: &CheckOptions,
+) -> Vec<LeafStats> {
+    let key = format!(
+        "{game}/{}/{playouts}/{}/{}",
+        positions.len(),
+        opts.seed,
+        opts.komi
+    );
+    let Some(path) = &opts.cpu_cache else {
+        return cpu_stats(positions, playouts, opts);
+    };
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut cached = vec![None; positions.len()];
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() == 5 && f[0] == key {
+            if let (Ok(i), Ok(n), Ok(w), Ok(sc)) = (
+                f[1].parse::<usize>(),
+                f[2].parse::<u32>(),
+                f[3].parse::<f32>(),
+                f[4].parse::<f64>(),
+            ) {
+                if let Some(slot) = cached.get_mut(i) {
+                    *slot = Some(LeafStats {
+                        playouts: n,
+                        black_wins: w,
+                        score_sum: sc,
+                        ..LeafStats::default()
+                    });
+                }
+            }
+        }
+    }
+    if cached.iter().all(Option::is_some) {
+        return cached.into_iter().flatten().collect();
+    }
+    let stats = cpu_stats(positions, playouts, opts);
+    let mut text = text;
+    for (i, st) in stats.iter().enumerate() {
+        text.push_str(&format!(
+            "{key} {i} {} {} {}\n",
+            st.playouts, st.black_wins, st.score_sum
+        ));
+    }
+    if let Err(e) = std::fs::write(path, text) {
+        tracing::warn!("cannot write the check's CPU cache {}: {e}", path.display());
+    }
+    stats
 }
 
 /// The reference side of the statistical check, spread over threads.

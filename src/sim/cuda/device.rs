@@ -89,6 +89,8 @@ pub struct Gpu {
     pub stream: Arc<CudaStream>,
     go: Arc<CudaModule>,
     hex: Arc<CudaModule>,
+    /// Playout threads launched per multiprocessor (occupancy knob).
+    pub threads_per_sm: u32,
 }
 
 pub const GO_SIZES: [usize; 3] = [9, 13, 19];
@@ -126,6 +128,7 @@ impl Gpu {
             stream,
             go,
             hex,
+            threads_per_sm: super::tuning::THREADS_PER_SM,
         })
     }
 
@@ -165,7 +168,12 @@ impl Gpu {
         seed: u64,
     ) -> Result<(), CudaError> {
         let f = self.go_function("random", size)?;
-        let cfg = playout_config(leaf_count, playouts_per_leaf);
+        let cfg = playout_config(
+            leaf_count,
+            playouts_per_leaf,
+            self.info.multiprocessors.max(1) as u32,
+            self.threads_per_sm,
+        );
         let mut b = self.stream.launch_builder(&f);
         b.arg(boards)
             .arg(leaves)
@@ -199,7 +207,12 @@ impl Gpu {
             HexVariant::PlainFind => "plainfind",
         };
         let f = self.hex_function(kind, side)?;
-        let cfg = playout_config(leaf_count, playouts_per_leaf);
+        let cfg = playout_config(
+            leaf_count,
+            playouts_per_leaf,
+            self.info.multiprocessors.max(1) as u32,
+            self.threads_per_sm,
+        );
         let mut b = self.stream.launch_builder(&f);
         b.arg(boards)
             .arg(leaves)
@@ -287,10 +300,20 @@ fn check_sequences(len: usize, max_moves: usize) -> Result<usize, CudaError> {
     Ok(len / max_moves)
 }
 
-fn playout_config(leaves: u32, playouts_per_leaf: u32) -> LaunchConfig {
+/// Grid for `leaves` leaves: about `threads_per_sm` threads per
+/// multiprocessor in all, each looping over its leaf's playouts.
+fn playout_config(
+    leaves: u32,
+    playouts_per_leaf: u32,
+    multiprocessors: u32,
+    threads_per_sm: u32,
+) -> LaunchConfig {
     let block = super::tuning::PLAYOUT_BLOCK;
+    let wanted = (multiprocessors as u64 * threads_per_sm as u64)
+        .div_ceil(leaves.max(1) as u64 * block as u64);
+    let blocks_per_leaf = wanted.clamp(1, playouts_per_leaf.div_ceil(block).max(1) as u64) as u32;
     LaunchConfig {
-        grid_dim: (playouts_per_leaf.div_ceil(block).max(1), leaves, 1),
+        grid_dim: (blocks_per_leaf, leaves, 1),
         block_dim: (block, 1, 1),
         shared_mem_bytes: 0,
     }

@@ -33,7 +33,7 @@ pub mod reference;
 pub mod simulator;
 
 pub use bench::{bench, BenchLine};
-pub use check::{check_gpu, check_gpu_with, CheckLine, CheckOptions, CheckReport};
+pub use check::{check_gpu, check_gpu_with, fill_cpu_cache, CheckLine, CheckOptions, CheckReport};
 pub use compile::compile_all;
 pub use device::{probe, DeviceInfo, Gpu};
 pub use input::{GoLeafInput, HexLeafInput, KernelInput, KernelPosition};
@@ -44,6 +44,10 @@ pub mod tuning {
     /// Threads per block of the playout kernels. Each block serves one leaf
     /// and keeps that leaf's counters in shared memory.
     pub const PLAYOUT_BLOCK: u32 = 128;
+    /// Playout threads per multiprocessor: each thread's board lives in
+    /// local memory, so fewer threads that stay in L1 can beat full
+    /// occupancy. Measured by `bench` (see the report).
+    pub const THREADS_PER_SM: u32 = 2048;
     /// Threads per block of the replay kernels.
     pub const REPLAY_BLOCK: u32 = 128;
     /// Upper bound on device memory one simulator allocates (statistics,

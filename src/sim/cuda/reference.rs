@@ -13,6 +13,9 @@ use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome};
 use crate::sim::{FastRng, PlayoutRecord, PlayoutResult, Rollout};
 use std::sync::Arc;
 
+/// Largest board (points or cells) the reference handles: Go 25x25.
+const MAX_POINTS: usize = 640;
+
 fn code_color(c: u8) -> Color {
     if c == BLACK {
         Color::Black
@@ -34,6 +37,7 @@ pub struct RefGo {
 }
 
 impl RefGo {
+    /// `size` at most 25.
     pub fn new(size: usize, komi: f32) -> RefGo {
         RefGo {
             size,
@@ -63,36 +67,44 @@ impl RefGo {
         .flatten()
     }
 
-    /// Stones of the string at `p`, and whether it has a liberty. With
-    /// `stop_at_liberty` the search ends at the first liberty found (the
-    /// stone list is then partial).
-    fn string(&self, p: usize, stop_at_liberty: bool) -> (Vec<usize>, bool) {
+    /// Collects the string at `p` into `stones` and returns its length
+    /// and whether it has a liberty. With `stop_at_liberty` the search
+    /// ends at the first liberty (the list is then partial). Fixed-size
+    /// buffers: heap allocation in this hot path was the slow part on
+    /// sandboxed machines.
+    fn string(
+        &self,
+        p: usize,
+        stop_at_liberty: bool,
+        stones: &mut [u16; MAX_POINTS],
+    ) -> (usize, bool) {
         let color = self.board[p];
-        let mut stones = vec![p];
-        let mut seen = vec![false; self.board.len()];
-        seen[p] = true;
+        let mut seen = [0u64; MAX_POINTS / 64 + 1];
+        stones[0] = p as u16;
+        seen[p / 64] |= 1 << (p % 64);
+        let (mut len, mut i) = (1, 0);
         let mut liberty = false;
-        let mut i = 0;
-        while i < stones.len() {
-            let s = stones[i];
+        while i < len {
+            let s = stones[i] as usize;
             i += 1;
             for q in self.neighbours(s) {
                 if self.board[q] == EMPTY {
                     liberty = true;
                     if stop_at_liberty {
-                        return (stones, true);
+                        return (len, true);
                     }
-                } else if self.board[q] == color && !seen[q] {
-                    seen[q] = true;
-                    stones.push(q);
+                } else if self.board[q] == color && seen[q / 64] & (1 << (q % 64)) == 0 {
+                    seen[q / 64] |= 1 << (q % 64);
+                    stones[len] = q as u16;
+                    len += 1;
                 }
             }
         }
-        (stones, liberty)
+        (len, liberty)
     }
 
     fn has_liberty(&self, p: usize) -> bool {
-        self.string(p, true).1
+        self.string(p, true, &mut [0; MAX_POINTS]).1
     }
 
     fn is_suicide(&mut self, p: usize, c: u8) -> bool {
@@ -133,14 +145,22 @@ impl RefGo {
         self.board[p] = c;
         let mut removed = 0;
         let mut last = 0;
-        for q in self.neighbours(p).collect::<Vec<_>>() {
+        let mut stones = [0u16; MAX_POINTS];
+        let around: [Option<usize>; 4] = {
+            let mut a = [None; 4];
+            for (slot, q) in a.iter_mut().zip(self.neighbours(p)) {
+                *slot = Some(q);
+            }
+            a
+        };
+        for q in around.into_iter().flatten() {
             if self.board[q] == c ^ 3 {
                 if !self.has_liberty(q) {
-                    let stones = self.string(q, false).0;
-                    for &s in &stones {
-                        self.board[s] = EMPTY;
+                    let len = self.string(q, false, &mut stones).0;
+                    for &s in &stones[..len] {
+                        self.board[s as usize] = EMPTY;
                     }
-                    removed += stones.len();
+                    removed += len;
                     last = q;
                 }
             }
@@ -405,20 +425,22 @@ impl RefHex {
     fn wins(&self, p: usize, c: u8) -> bool {
         let g = &self.geometry;
         // Bridge and fork: the group of p.
-        let mut group = vec![p];
-        let mut seen = vec![false; self.board.len()];
+        let mut group = [0u16; MAX_POINTS];
+        let mut seen = [false; MAX_POINTS];
+        group[0] = p as u16;
         seen[p] = true;
         let mut mask = 0u16;
-        let mut i = 0;
-        while i < group.len() {
-            let s = group[i];
+        let (mut len, mut i) = (1, 0);
+        while i < len {
+            let s = group[i] as usize;
             i += 1;
             mask |= g.masks[s];
             for d in 0..6 {
                 if let Some(q) = g.neighbour(s, d) {
                     if self.board[q] == c && !seen[q] {
                         seen[q] = true;
-                        group.push(q);
+                        group[len] = q as u16;
+                        len += 1;
                     }
                 }
             }
@@ -443,19 +465,25 @@ impl RefHex {
         if enclosed_by_six {
             return true;
         }
-        let mut outside = vec![false; self.board.len()];
-        let mut stack: Vec<usize> = (0..self.board.len())
-            .filter(|&x| self.board[x] != c && (0..6).any(|d| g.neighbour(x, d).is_none()))
-            .collect();
-        for &x in &stack {
-            outside[x] = true;
+        let mut outside = [false; MAX_POINTS];
+        let mut stack = [0u16; MAX_POINTS];
+        let mut top = 0;
+        for x in 0..self.board.len() {
+            if self.board[x] != c && (0..6).any(|d| g.neighbour(x, d).is_none()) {
+                outside[x] = true;
+                stack[top] = x as u16;
+                top += 1;
+            }
         }
-        while let Some(x) = stack.pop() {
+        while top > 0 {
+            top -= 1;
+            let x = stack[top] as usize;
             for d in 0..6 {
                 if let Some(y) = g.neighbour(x, d) {
                     if self.board[y] != c && !outside[y] {
                         outside[y] = true;
-                        stack.push(y);
+                        stack[top] = y as u16;
+                        top += 1;
                     }
                 }
             }

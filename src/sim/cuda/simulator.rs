@@ -50,6 +50,13 @@ impl<G> CudaSimulator<G> {
         self.hex_variant = variant;
     }
 
+    /// Sets the occupancy knob ([`super::tuning::THREADS_PER_SM`]).
+    pub fn set_threads_per_sm(&self, threads: u32) {
+        if let Ok(mut gpu) = self.gpu.lock() {
+            gpu.threads_per_sm = threads.max(32);
+        }
+    }
+
     /// Gives the GPU back (to build a simulator for another game on it).
     pub fn into_gpu(self) -> Gpu {
         match self.gpu.into_inner() {
