@@ -227,8 +227,9 @@ __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __res
     flush_stats(stats + (u64)leaf * stats_stride(C), tables, &head, C);
 }
 
-// Replay: thread i plays moves[i * max_moves ..] (compact cells, 0xFFFF =
-// end) from the empty board, `first_color` first, stopping at a win.
+// Replay: thread i plays moves[i * max_moves ..] (compact cells, C = swap
+// as the second move, 0xFFFF = end) from the empty board, `first_color`
+// first.
 // Output: final colours, and result[i * 4 ..] = error (0 ok, else 1 + index
 // of the first bad move: occupied or played after the game ended), winner
 // (0 none, 1 Black, 2 White), moves applied, 0.
@@ -248,6 +249,15 @@ __device__ void hex_replay(const u16* __restrict__ moves, u32 max_moves, u32 seq
     for (; t < max_moves; ++t) {
         u32 m = moves[(u64)i * max_moves + t];
         if (m == 0xFFFF) break;
+        if (m == (u32)C && t == 1 && winner == 0) {
+            // Swap (second move only): the first stone changes colour and
+            // the turn passes on as after any move. A lone stone is its own
+            // root, so the forest needs no change.
+            for (int p = 0; p < C; ++p)
+                if (b.color[p] != HEX_EMPTY) b.color[p] ^= 3;
+            c ^= 3;
+            continue;
+        }
         if (m >= (u32)C || b.color[m] != HEX_EMPTY || winner != 0) {
             error = 1 + t;
             break;

@@ -1,7 +1,7 @@
 //! `bench`: playouts per second of every kernel, size and policy.
 
 use super::check::fixed_positions;
-use super::device::{Gpu, HexVariant};
+use super::device::{GoKernel, Gpu, HexVariant};
 use super::hex;
 use super::input::KernelPosition;
 use super::reference::{RefGo, RefHex};
@@ -37,7 +37,7 @@ impl std::fmt::Display for BenchLine {
 /// Times `simulate` on `leaves` leaves (positions spread over a game) with
 /// `playouts_per_leaf` each, `repeats` times after one warm-up, for every
 /// Go size in `go_sizes` and Havannah side in `hex_sizes`, at each
-/// occupancy in `threads_per_sm` (empty: the default).
+/// occupancy in `threads_per_sm` (empty: the tuned default).
 pub fn bench(
     ordinal: usize,
     go_sizes: &[usize],
@@ -47,26 +47,42 @@ pub fn bench(
     repeats: u32,
     threads_per_sm: &[u32],
 ) -> Result<Vec<BenchLine>, CudaError> {
-    let default = [super::tuning::THREADS_PER_SM];
-    let occupancies = if threads_per_sm.is_empty() {
-        &default[..]
+    let occupancies: Vec<Option<u32>> = if threads_per_sm.is_empty() {
+        vec![None]
     } else {
-        threads_per_sm
+        threads_per_sm.iter().map(|&t| Some(t)).collect()
     };
     let gpu = Gpu::new(ordinal)?;
     let device = gpu.info.name.clone();
     let mut lines = Vec::new();
-    let go = CudaSimulator::<RefGo>::with_gpu(gpu);
-    for &size in go_sizes {
+    let mut go = CudaSimulator::<RefGo>::with_gpu(gpu);
+    for (kernel, &size) in GoKernel::ALL
+        .iter()
+        .flat_map(|k| go_sizes.iter().map(move |s| (*k, s)))
+    {
+        go.set_go_kernel(kernel);
         let pos = fixed_positions(&RefGo::new(size, 7.5), leaves, size * size / 2, 7);
-        for &tps in occupancies {
+        // The point kernel's occupancy follows from its block size alone.
+        let block = ((size * size) as u32).div_ceil(32) * 32;
+        let fixed = [None];
+        let sweep = if kernel == GoKernel::PointPerThread {
+            &fixed[..]
+        } else {
+            &occupancies[..]
+        };
+        for &tps in sweep {
             go.set_threads_per_sm(tps);
             let rate = time(&go, &pos, playouts_per_leaf, repeats)?;
             lines.push(BenchLine {
-                threads_per_sm: tps,
+                threads_per_sm: match kernel {
+                    GoKernel::PointPerThread => block * (2048 / block).min(32),
+                    GoKernel::PlayoutPerThread => {
+                        tps.unwrap_or_else(|| super::tuning::threads_per_sm(false, size * size))
+                    }
+                },
                 game: "go",
                 size,
-                kernel: "playout-per-thread",
+                kernel: kernel.name(),
                 policy: "random",
                 leaves,
                 playouts_per_leaf,
@@ -80,11 +96,13 @@ pub fn bench(
         hav.set_hex_variant(variant);
         for &side in hex_sizes {
             let pos = fixed_positions(&RefHex::new(side), leaves, hex::cell_count(side) / 4, 7);
-            for &tps in occupancies {
+            for &tps in &occupancies {
                 hav.set_threads_per_sm(tps);
                 let rate = time(&hav, &pos, playouts_per_leaf, repeats)?;
                 lines.push(BenchLine {
-                    threads_per_sm: tps,
+                    threads_per_sm: tps.unwrap_or_else(|| {
+                        super::tuning::threads_per_sm(true, hex::cell_count(side))
+                    }),
                     game: "havannah",
                     size: side,
                     kernel: match variant {

@@ -5,7 +5,7 @@
 //! run against any CPU implementation of the rules; [`check_gpu`] uses the
 //! independent model in [`super::reference`].
 
-use super::device::{Gpu, HexVariant, GO_SIZES};
+use super::device::{GoKernel, Gpu, HexVariant, GO_SIZES};
 use super::hex;
 use super::input::{KernelInput, KernelPosition};
 use super::reference::{RefGo, RefHex};
@@ -126,30 +126,77 @@ impl std::fmt::Display for CheckReport {
     }
 }
 
-/// Runs both checks on GPU `ordinal` for every size in `opts`.
+/// Runs both checks on GPU `ordinal` for every size in `opts`, against
+/// the independent reference model of [`super::reference`].
 pub fn check_gpu(ordinal: usize, opts: &CheckOptions) -> CheckReport {
     check_gpu_with(ordinal, opts, &mut |_| {})
 }
 
-/// [`check_gpu`], calling `progress` as each line is decided (the whole
-/// check takes minutes).
+/// [`check_gpu`], calling `progress` as each line is decided.
 pub fn check_gpu_with(
     ordinal: usize,
     opts: &CheckOptions,
     progress: &mut dyn FnMut(&CheckLine),
 ) -> CheckReport {
-    let mut report = CheckReport::default();
-    fn push(
-        report: &mut CheckReport,
-        progress: &mut dyn FnMut(&CheckLine),
-        name: String,
-        result: Result<(bool, String), CudaError>,
-    ) {
-        report.push(name, result);
-        if let Some(line) = report.lines.last() {
-            progress(line);
-        }
+    check_against(
+        ordinal,
+        opts,
+        &CpuRules {
+            name: "ref",
+            go: |size, komi| Some(RefGo::new(size, komi)),
+            havannah: |side| Some(RefHex::new(side)),
+        },
+        progress,
+    )
+}
+
+/// A CPU implementation of both games' rules and light policies: how to
+/// make the empty board of a size (`None`: size not supported).
+pub struct CpuRules<Go, Hex, FGo, FHex>
+where
+    FGo: Fn(usize, f32) -> Option<Go>,
+    FHex: Fn(usize) -> Option<Hex>,
+{
+    /// Distinguishes cached reference counts of different rule sets.
+    pub name: &'static str,
+    pub go: FGo,
+    pub havannah: FHex,
+}
+
+fn push(
+    report: &mut CheckReport,
+    progress: &mut dyn FnMut(&CheckLine),
+    name: String,
+    result: Result<(bool, String), CudaError>,
+) {
+    report.push(name, result);
+    if let Some(line) = report.lines.last() {
+        progress(line);
     }
+}
+
+fn unsupported(game: &'static str, size: usize) -> CudaError {
+    CudaError::UnsupportedSize {
+        game,
+        size,
+        supported: "what the CPU rules allow",
+    }
+}
+
+/// Both checks against any CPU rules.
+pub fn check_against<Go, Hex, FGo, FHex>(
+    ordinal: usize,
+    opts: &CheckOptions,
+    rules: &CpuRules<Go, Hex, FGo, FHex>,
+    progress: &mut dyn FnMut(&CheckLine),
+) -> CheckReport
+where
+    Go: KernelPosition + Rollout,
+    Hex: KernelPosition + Rollout,
+    FGo: Fn(usize, f32) -> Option<Go>,
+    FHex: Fn(usize) -> Option<Hex>,
+{
+    let mut report = CheckReport::default();
     let gpu = match Gpu::new(ordinal) {
         Ok(g) => g,
         Err(e) => {
@@ -158,35 +205,53 @@ pub fn check_gpu_with(
         }
     };
     for &size in opts.go_sizes.iter().filter(|_| opts.sequences > 0) {
-        let start = RefGo::new(size, opts.komi);
         let max_moves = if size >= 19 { 400 } else { 2 * size * size };
-        push(
-            &mut report,
-            progress,
-            format!("go{size} replay"),
-            replay_check(&gpu, &start, opts, max_moves),
-        );
+        for kernel in GoKernel::ALL {
+            let result = match (rules.go)(size, opts.komi) {
+                Some(start) => replay_check(&gpu, &start, opts, max_moves, kernel),
+                None => Err(unsupported("Go", size)),
+            };
+            push(
+                &mut report,
+                progress,
+                format!("go{size} {} replay", kernel.name()),
+                result,
+            );
+        }
     }
     for &side in opts.hex_sizes.iter().filter(|_| opts.sequences > 0) {
-        let start = RefHex::new(side);
+        let result = match (rules.havannah)(side) {
+            Some(start) => replay_check(
+                &gpu,
+                &start,
+                opts,
+                hex::cell_count(side),
+                GoKernel::PlayoutPerThread,
+            ),
+            None => Err(unsupported("Havannah", side)),
+        };
         push(
             &mut report,
             progress,
             format!("havannah{side} replay"),
-            replay_check(&gpu, &start, opts, hex::cell_count(side)),
+            result,
         );
     }
-    let sim_go = CudaSimulator::<RefGo>::with_gpu(gpu);
+    let mut sim_go = CudaSimulator::<Go>::with_gpu(gpu);
     for &size in opts.go_sizes.iter().filter(|_| opts.positions > 0) {
-        let positions = fixed_positions(
-            &RefGo::new(size, opts.komi),
-            opts.positions,
-            size * size,
-            opts.seed,
-        );
+        let Some(start) = (rules.go)(size, opts.komi) else {
+            push(
+                &mut report,
+                progress,
+                format!("go{size} win rates"),
+                Err(unsupported("Go", size)),
+            );
+            continue;
+        };
+        let positions = fixed_positions(&start, opts.positions, size * size, opts.seed);
         let clock = std::time::Instant::now();
         let cpu = cached_cpu_stats(
-            &format!("go{size}"),
+            &format!("{}-go{size}", rules.name),
             &positions,
             opts.cpu_playouts_for(size * size),
             opts,
@@ -196,23 +261,32 @@ pub fn check_gpu_with(
             passed: true,
             detail: format!("{:.1} s", clock.elapsed().as_secs_f64()),
         });
-        push(
-            &mut report,
-            progress,
-            format!("go{size} win rates"),
-            stats_check(&sim_go, &positions, &cpu, opts),
-        );
+        for kernel in GoKernel::ALL {
+            sim_go.set_go_kernel(kernel);
+            push(
+                &mut report,
+                progress,
+                format!("go{size} {} win rates", kernel.name()),
+                stats_check(&sim_go, &positions, &cpu, opts),
+            );
+        }
     }
-    let mut sim_hex = CudaSimulator::<RefHex>::with_gpu(sim_go.into_gpu());
+    let mut sim_hex = CudaSimulator::<Hex>::with_gpu(sim_go.into_gpu());
     for &side in opts.hex_sizes.iter().filter(|_| opts.positions > 0) {
-        let positions = fixed_positions(
-            &RefHex::new(side),
-            opts.positions,
-            hex::cell_count(side) / 2,
-            opts.seed,
-        );
+        let Some(start) = (rules.havannah)(side) else {
+            push(
+                &mut report,
+                progress,
+                format!("havannah{side} win rates"),
+                Err(unsupported("Havannah", side)),
+            );
+            continue;
+        };
+        let positions =
+            fixed_positions(&start, opts.positions, hex::cell_count(side) / 2, opts.seed);
         let clock = std::time::Instant::now();
-        let cpu = cpu_stats(
+        let cpu = cached_cpu_stats(
+            &format!("{}-havannah{side}", rules.name),
             &positions,
             opts.cpu_playouts_for(hex::cell_count(side)),
             opts,
@@ -239,33 +313,48 @@ pub fn check_gpu_with(
 /// `opts.cpu_cache` without a GPU (run it on a machine with a good CPU,
 /// then carry the file to the GPU machine).
 pub fn fill_cpu_cache(opts: &CheckOptions) {
+    fill_cpu_cache_for(
+        opts,
+        &CpuRules {
+            name: "ref",
+            go: |size, komi| Some(RefGo::new(size, komi)),
+            havannah: |side| Some(RefHex::new(side)),
+        },
+    );
+}
+
+/// [`fill_cpu_cache`] for any CPU rules.
+pub fn fill_cpu_cache_for<Go, Hex, FGo, FHex>(
+    opts: &CheckOptions,
+    rules: &CpuRules<Go, Hex, FGo, FHex>,
+) where
+    Go: KernelPosition + Rollout,
+    Hex: KernelPosition + Rollout,
+    FGo: Fn(usize, f32) -> Option<Go>,
+    FHex: Fn(usize) -> Option<Hex>,
+{
     for &size in &opts.go_sizes {
-        let positions = fixed_positions(
-            &RefGo::new(size, opts.komi),
-            opts.positions,
-            size * size,
-            opts.seed,
-        );
-        cached_cpu_stats(
-            &format!("go{size}"),
-            &positions,
-            opts.cpu_playouts_for(size * size),
-            opts,
-        );
+        if let Some(start) = (rules.go)(size, opts.komi) {
+            let positions = fixed_positions(&start, opts.positions, size * size, opts.seed);
+            cached_cpu_stats(
+                &format!("{}-go{size}", rules.name),
+                &positions,
+                opts.cpu_playouts_for(size * size),
+                opts,
+            );
+        }
     }
     for &side in &opts.hex_sizes {
-        let positions = fixed_positions(
-            &RefHex::new(side),
-            opts.positions,
-            hex::cell_count(side) / 2,
-            opts.seed,
-        );
-        cached_cpu_stats(
-            &format!("havannah{side}"),
-            &positions,
-            opts.cpu_playouts_for(hex::cell_count(side)),
-            opts,
-        );
+        if let Some(start) = (rules.havannah)(side) {
+            let positions =
+                fixed_positions(&start, opts.positions, hex::cell_count(side) / 2, opts.seed);
+            cached_cpu_stats(
+                &format!("{}-havannah{side}", rules.name),
+                &positions,
+                opts.cpu_playouts_for(hex::cell_count(side)),
+                opts,
+            );
+        }
     }
 }
 
@@ -296,6 +385,7 @@ fn replay_check<G: KernelPosition>(
     start: &G,
     opts: &CheckOptions,
     max_moves: usize,
+    go_kernel: GoKernel,
 ) -> Result<(bool, String), CudaError> {
     let (is_go, size, points) = match start.kernel_input() {
         KernelInput::Go(g) => (true, g.size, g.size * g.size),
@@ -339,7 +429,7 @@ fn replay_check<G: KernelPosition>(
     let cpu_seconds = clock.elapsed().as_secs_f64();
     let clock = std::time::Instant::now();
     let (boards, results) = if is_go {
-        gpu.replay_go(size, &flat, max_moves)?
+        gpu.replay_go(size, go_kernel, &flat, max_moves)?
     } else {
         let first = super::input::color_code(start.to_move()) as i32;
         gpu.replay_hex(size, &flat, max_moves, first)?

@@ -10,6 +10,7 @@ use cudarc::nvrtc::{CompileError, CompileOptions, Ptx};
 
 const COMMON: &str = include_str!("../../../kernels/common.cuh");
 const GO: &str = include_str!("../../../kernels/go.cu");
+const GO_POINTS: &str = include_str!("../../../kernels/go_points.cu");
 const HAVANNAH: &str = include_str!("../../../kernels/havannah.cu");
 
 /// A kernel source file the backend compiles.
@@ -24,18 +25,20 @@ impl Source {
 
     pub fn name(self) -> &'static str {
         match self {
-            Source::Go => "go.cu",
+            Source::Go => "go.cu+go_points.cu",
             Source::Havannah => "havannah.cu",
         }
     }
 
     /// The full translation unit handed to NVRTC.
     pub fn text(self) -> String {
-        let body = match self {
-            Source::Go => GO,
-            Source::Havannah => HAVANNAH,
-        };
-        format!("{COMMON}\n#line 1 \"{}\"\n{body}", self.name())
+        match self {
+            // Both Go kernels share go.cu's leaf header and constants.
+            Source::Go => {
+                format!("{COMMON}\n#line 1 \"go.cu\"\n{GO}\n#line 1 \"go_points.cu\"\n{GO_POINTS}")
+            }
+            Source::Havannah => format!("{COMMON}\n#line 1 \"havannah.cu\"\n{HAVANNAH}"),
+        }
     }
 }
 

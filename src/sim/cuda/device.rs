@@ -82,6 +82,26 @@ impl HexVariant {
     }
 }
 
+/// Which Go playout kernel runs (paper 004's two layouts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoKernel {
+    /// (b) One playout per thread on a compact board in local memory.
+    PlayoutPerThread,
+    /// (a) One board per block, one thread per point, in shared memory.
+    PointPerThread,
+}
+
+impl GoKernel {
+    pub const ALL: [GoKernel; 2] = [GoKernel::PlayoutPerThread, GoKernel::PointPerThread];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GoKernel::PlayoutPerThread => "playout-per-thread",
+            GoKernel::PointPerThread => "point-per-thread",
+        }
+    }
+}
+
 /// A context on one GPU with every kernel compiled and loaded.
 pub struct Gpu {
     pub info: DeviceInfo,
@@ -89,8 +109,9 @@ pub struct Gpu {
     pub stream: Arc<CudaStream>,
     go: Arc<CudaModule>,
     hex: Arc<CudaModule>,
-    /// Playout threads launched per multiprocessor (occupancy knob).
-    pub threads_per_sm: u32,
+    /// Playout threads launched per multiprocessor; `None` uses
+    /// [`super::tuning::threads_per_sm`] for the game and size.
+    pub threads_per_sm: Option<u32>,
 }
 
 pub const GO_SIZES: [usize; 3] = [9, 13, 19];
@@ -128,7 +149,7 @@ impl Gpu {
             stream,
             go,
             hex,
-            threads_per_sm: super::tuning::THREADS_PER_SM,
+            threads_per_sm: None,
         })
     }
 
@@ -157,9 +178,11 @@ impl Gpu {
     /// Launches light Go playouts: `leaves` headers (4 × i32 each: to
     /// move, ko, passes, komi in half points), `boards` (size² bytes per
     /// leaf), accumulating into `stats` (per-leaf blocks, see common.cuh).
+    #[allow(clippy::too_many_arguments)]
     pub fn launch_go(
         &self,
         size: usize,
+        kernel: GoKernel,
         boards: &CudaSlice<u8>,
         leaves: &CudaSlice<i32>,
         stats: &mut CudaSlice<u32>,
@@ -167,21 +190,32 @@ impl Gpu {
         playouts_per_leaf: u32,
         seed: u64,
     ) -> Result<(), CudaError> {
-        let f = self.go_function("random", size)?;
-        let cfg = playout_config(
-            leaf_count,
-            playouts_per_leaf,
-            self.info.multiprocessors.max(1) as u32,
-            self.threads_per_sm,
-        );
+        let sms = self.info.multiprocessors.max(1) as u32;
+        let (f, cfg) = match kernel {
+            GoKernel::PlayoutPerThread => (
+                self.go_function("random", size)?,
+                playout_config(
+                    leaf_count,
+                    playouts_per_leaf,
+                    sms,
+                    self.threads_per_sm
+                        .unwrap_or(super::tuning::threads_per_sm(false, size * size)),
+                ),
+            ),
+            GoKernel::PointPerThread => (
+                self.go_function("points_random", size)?,
+                point_config(leaf_count, playouts_per_leaf, sms, size),
+            ),
+        };
         let mut b = self.stream.launch_builder(&f);
         b.arg(boards)
             .arg(leaves)
             .arg(stats)
             .arg(&playouts_per_leaf)
             .arg(&seed);
-        // SAFETY: go_random_N(const u8* boards, const GoLeaf* leaves, u32*
-        // stats, u32 playouts_per_leaf, u64 seed): boards holds leaf_count ×
+        // SAFETY: go_random_N and go_points_random_N(const u8* boards,
+        // const GoLeaf* leaves, u32* stats, u32 playouts_per_leaf, u64
+        // seed): boards holds leaf_count ×
         // N² bytes, leaves leaf_count × 4 i32 (GoLeaf), stats leaf_count ×
         // stats_stride(N²) u32; the grid's y extent is leaf_count.
         unsafe { b.launch(cfg) }?;
@@ -211,7 +245,8 @@ impl Gpu {
             leaf_count,
             playouts_per_leaf,
             self.info.multiprocessors.max(1) as u32,
-            self.threads_per_sm,
+            self.threads_per_sm
+                .unwrap_or(super::tuning::threads_per_sm(true, hex::cell_count(side))),
         );
         let mut b = self.stream.launch_builder(&f);
         b.arg(boards)
@@ -233,10 +268,14 @@ impl Gpu {
     pub fn replay_go(
         &self,
         size: usize,
+        kernel: GoKernel,
         moves: &[u16],
         max_moves: usize,
     ) -> Result<(Vec<u8>, Vec<i32>), CudaError> {
-        let f = self.go_function("replay", size)?;
+        let f = match kernel {
+            GoKernel::PlayoutPerThread => self.go_function("replay", size)?,
+            GoKernel::PointPerThread => self.go_function("points_replay", size)?,
+        };
         let sequences = check_sequences(moves.len(), max_moves)?;
         let d_moves = self.stream.clone_htod(moves)?;
         let mut d_boards = self.stream.alloc_zeros::<u8>(sequences * size * size)?;
@@ -248,10 +287,19 @@ impl Gpu {
             .arg(&seqs)
             .arg(&mut d_boards)
             .arg(&mut d_result);
-        // SAFETY: go_replay_N(const u16* moves, u32 max_moves, u32
-        // sequences, u8* boards_out, i32* result): moves has sequences ×
-        // max_moves entries, boards_out sequences × N², result sequences × 4.
-        unsafe { b.launch(replay_config(seqs)) }?;
+        // SAFETY: go_replay_N and go_points_replay_N(const u16* moves, u32
+        // max_moves, u32 sequences, u8* boards_out, i32* result): moves has
+        // sequences × max_moves entries, boards_out sequences × N², result
+        // sequences × 4. The point kernel runs one block per sequence.
+        let cfg = match kernel {
+            GoKernel::PlayoutPerThread => replay_config(seqs),
+            GoKernel::PointPerThread => LaunchConfig {
+                grid_dim: (seqs.max(1), 1, 1),
+                block_dim: (point_block(size), 1, 1),
+                shared_mem_bytes: 0,
+            },
+        };
+        unsafe { b.launch(cfg) }?;
         Ok((
             self.stream.clone_dtoh(&d_boards)?,
             self.stream.clone_dtoh(&d_result)?,
@@ -314,6 +362,31 @@ fn playout_config(
     let blocks_per_leaf = wanted.clamp(1, playouts_per_leaf.div_ceil(block).max(1) as u64) as u32;
     LaunchConfig {
         grid_dim: (blocks_per_leaf, leaves, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+/// Threads of a one-point-per-thread block: the board's points rounded up
+/// to whole warps.
+fn point_block(size: usize) -> u32 {
+    ((size * size) as u32).div_ceil(32) * 32
+}
+
+/// Grid of the one-point-per-thread kernel: one board per block, enough
+/// blocks to fill every multiprocessor (at most 32 resident blocks each),
+/// each block looping over its leaf's playouts.
+fn point_config(
+    leaves: u32,
+    playouts_per_leaf: u32,
+    multiprocessors: u32,
+    size: usize,
+) -> LaunchConfig {
+    let block = point_block(size);
+    let per_sm = (2048 / block).min(32);
+    let wanted = (multiprocessors * per_sm).div_ceil(leaves.max(1));
+    LaunchConfig {
+        grid_dim: (wanted.clamp(1, playouts_per_leaf.max(1)), leaves, 1),
         block_dim: (block, 1, 1),
         shared_mem_bytes: 0,
     }

@@ -33,9 +33,12 @@ pub mod reference;
 pub mod simulator;
 
 pub use bench::{bench, BenchLine};
-pub use check::{check_gpu, check_gpu_with, fill_cpu_cache, CheckLine, CheckOptions, CheckReport};
+pub use check::{
+    check_against, check_gpu, check_gpu_with, fill_cpu_cache, fill_cpu_cache_for, CheckLine,
+    CheckOptions, CheckReport, CpuRules,
+};
 pub use compile::compile_all;
-pub use device::{probe, DeviceInfo, Gpu};
+pub use device::{probe, DeviceInfo, GoKernel, Gpu, HexVariant};
 pub use input::{GoLeafInput, HexLeafInput, KernelInput, KernelPosition};
 pub use simulator::CudaSimulator;
 
@@ -44,10 +47,20 @@ pub mod tuning {
     /// Threads per block of the playout kernels. Each block serves one leaf
     /// and keeps that leaf's counters in shared memory.
     pub const PLAYOUT_BLOCK: u32 = 128;
-    /// Playout threads per multiprocessor: each thread's board lives in
-    /// local memory, so fewer threads that stay in L1 can beat full
-    /// occupancy. Measured by `bench` (see the report).
-    pub const THREADS_PER_SM: u32 = 2048;
+    /// Playout threads per multiprocessor for a board of `points` points
+    /// (`havannah`: cells). Each thread's board lives in local memory, so
+    /// fewer threads that stay in L1 can beat full occupancy. Measured
+    /// with `gpu_probe bench ... 128,256,512,1024,2048` on an H200
+    /// (2026-11-21): Go 9x9 best at 128, 13x13 and 19x19 at 2048;
+    /// Havannah side 4 at 512, sides 8 and 10 at 1024.
+    pub fn threads_per_sm(havannah: bool, points: usize) -> u32 {
+        match (havannah, points) {
+            (false, 0..=100) => 128,
+            (false, _) => 2048,
+            (true, 0..=60) => 512,
+            (true, _) => 1024,
+        }
+    }
     /// Threads per block of the replay kernels.
     pub const REPLAY_BLOCK: u32 = 128;
     /// Upper bound on device memory one simulator allocates (statistics,

@@ -6,7 +6,7 @@
 //! leaf's block of device memory. Batches that would exceed
 //! [`super::tuning::MAX_DEVICE_BYTES`] or the grid's y limit are split.
 
-use super::device::{Gpu, HexVariant};
+use super::device::{GoKernel, Gpu, HexVariant};
 use super::hex;
 use super::input::{color_code, KernelInput, KernelPosition};
 use super::{tuning, CudaError};
@@ -21,6 +21,7 @@ const MAX_LEAVES_PER_LAUNCH: usize = 65_535;
 pub struct CudaSimulator<G> {
     gpu: Mutex<Gpu>,
     hex_variant: HexVariant,
+    go_kernel: GoKernel,
     peak_bytes: AtomicUsize,
     _game: PhantomData<fn() -> G>,
 }
@@ -41,19 +42,24 @@ impl<G> CudaSimulator<G> {
         CudaSimulator {
             gpu: Mutex::new(gpu),
             hex_variant: HexVariant::Compress,
+            go_kernel: GoKernel::PlayoutPerThread,
             peak_bytes: AtomicUsize::new(0),
             _game: PhantomData,
         }
+    }
+
+    pub fn set_go_kernel(&mut self, kernel: GoKernel) {
+        self.go_kernel = kernel;
     }
 
     pub fn set_hex_variant(&mut self, variant: HexVariant) {
         self.hex_variant = variant;
     }
 
-    /// Sets the occupancy knob ([`super::tuning::THREADS_PER_SM`]).
-    pub fn set_threads_per_sm(&self, threads: u32) {
+    /// Sets the occupancy knob (`None`: [`super::tuning::threads_per_sm`]).
+    pub fn set_threads_per_sm(&self, threads: Option<u32>) {
         if let Ok(mut gpu) = self.gpu.lock() {
-            gpu.threads_per_sm = threads.max(32);
+            gpu.threads_per_sm = threads.map(|t| t.max(32));
         }
     }
 
@@ -178,6 +184,7 @@ impl<G: KernelPosition> CudaSimulator<G> {
             match batch.game {
                 Game::Go => gpu.launch_go(
                     batch.size,
+                    self.go_kernel,
                     &boards,
                     &headers,
                     &mut stats,
