@@ -304,10 +304,20 @@ __device__ int go_random_playout(GoBoard<N>& b, u8 to_move, int passes, Rng& rng
     return 0;
 }
 
+// Bytes of dynamic shared memory one thread of the SHARED flavour needs:
+// its board plus the first-play and owner tables, 16-byte aligned.
 template <int N>
+__host__ __device__ constexpr u32 go_shared_bytes() {
+    return (u32)((sizeof(GoBoard<N>) + 2 * N * N + 15) / 16 * 16);
+}
+
+// SHARED: each thread's board lives in dynamic shared memory (low latency,
+// fewer threads) instead of local memory (cached in L1/L2).
+template <int N, bool SHARED>
 __device__ void go_playouts(const u8* __restrict__ boards, const GoLeaf* __restrict__ leaves,
                             u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
     const int P = N * N;
+    extern __shared__ __align__(16) unsigned char dynamic_shared[];
     __shared__ SharedStats head;
     __shared__ u32 tables[5 * P];
     u32 leaf = blockIdx.y;
@@ -316,14 +326,18 @@ __device__ void go_playouts(const u8* __restrict__ boards, const GoLeaf* __restr
     // the occupancy it wants (fewer threads keep more of each board in
     // cache), not to the playout count.
     for (u32 k = blockIdx.x * blockDim.x + threadIdx.x; k < playouts_per_leaf; k += gridDim.x * blockDim.x) {
-        GoBoard<N> b;
+        GoBoard<N> local_board;
+        u8 local_first[SHARED ? 1 : P];
+        signed char local_owner[SHARED ? 1 : P];
+        unsigned char* mine = dynamic_shared + threadIdx.x * go_shared_bytes<N>();
+        GoBoard<N>& b = SHARED ? *reinterpret_cast<GoBoard<N>*>(mine) : local_board;
+        u8* first = SHARED ? mine + sizeof(GoBoard<N>) : local_first;
+        signed char* owner = SHARED ? (signed char*)(mine + sizeof(GoBoard<N>) + P) : local_owner;
         GoLeaf info = leaves[leaf];
         b.load(boards + (u64)leaf * P, info.ko);
-        u8 first[P];
         for (int m = 0; m < P; ++m) first[m] = 0;
         Rng rng(playout_seed(seed, leaf, k));
         go_random_playout<N>(b, (u8)info.to_move, info.passes, rng, first);
-        signed char owner[P];
         int diff = b.score(owner);
         int score2 = 2 * diff - info.komi2;
         u32 bw = score2 > 0 ? 2 : (score2 == 0 ? 1 : 0);
@@ -377,8 +391,13 @@ __device__ void go_replay(const u16* __restrict__ moves, u32 max_moves, u32 sequ
 #define GO_ENTRY(N)                                                                             \
     extern "C" __global__ void go_random_##N(const u8* boards, const GoLeaf* leaves, u32* stats, \
                                              u32 playouts_per_leaf, u64 seed) {                 \
-        go_playouts<N>(boards, leaves, stats, playouts_per_leaf, seed);                         \
+        go_playouts<N, false>(boards, leaves, stats, playouts_per_leaf, seed);                  \
     }                                                                                           \
+    extern "C" __global__ void go_shared_##N(const u8* boards, const GoLeaf* leaves, u32* stats, \
+                                             u32 playouts_per_leaf, u64 seed) {                 \
+        go_playouts<N, true>(boards, leaves, stats, playouts_per_leaf, seed);                   \
+    }                                                                                           \
+    extern "C" __constant__ u32 go_shared_bytes_##N = go_shared_bytes<N>();                     \
     extern "C" __global__ void go_replay_##N(const u16* moves, u32 max_moves, u32 sequences,    \
                                              u8* boards_out, i32* result) {                     \
         go_replay<N>(moves, max_moves, sequences, boards_out, result);                          \

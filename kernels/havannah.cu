@@ -177,10 +177,17 @@ struct HexLeaf {
     i32 pad[3];
 };
 
-template <int S, bool COMPRESS>
+template <int S>
+__host__ __device__ constexpr u32 hex_shared_bytes() {
+    return (u32)((sizeof(HexBoard<S, true>) + 15) / 16 * 16);
+}
+
+// SHARED: each thread's board in dynamic shared memory (see go.cu).
+template <int S, bool COMPRESS, bool SHARED>
 __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __restrict__ leaves,
                              u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
     const int C = hex_cells(S);
+    extern __shared__ __align__(16) unsigned char dynamic_shared[];
     __shared__ SharedStats head;
     __shared__ u32 tables[5 * C];
     __shared__ SharedHexTables<S> geometry;
@@ -190,7 +197,10 @@ __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __res
     const u8* start = boards + (u64)leaf * C;
     // Threads loop over the leaf's playouts (see go.cu).
     for (u32 k = blockIdx.x * blockDim.x + threadIdx.x; k < playouts_per_leaf; k += gridDim.x * blockDim.x) {
-        HexBoard<S, COMPRESS> b;
+        HexBoard<S, COMPRESS> local_board;
+        HexBoard<S, COMPRESS>& b = SHARED
+            ? *reinterpret_cast<HexBoard<S, COMPRESS>*>(dynamic_shared + threadIdx.x * hex_shared_bytes<S>())
+            : local_board;
         b.load(start, geometry.nbr, geometry.mask);
         Rng rng(playout_seed(seed, leaf, k));
         u8 c = (u8)leaves[leaf].to_move;
@@ -275,11 +285,16 @@ __device__ void hex_replay(const u16* __restrict__ moves, u32 max_moves, u32 seq
 #define HEX_ENTRY(S)                                                                             \
     extern "C" __global__ void hex_random_##S(const u8* boards, const HexLeaf* leaves, u32* stats, \
                                               u32 playouts_per_leaf, u64 seed) {                 \
-        hex_playouts<S, true>(boards, leaves, stats, playouts_per_leaf, seed);                   \
+        hex_playouts<S, true, false>(boards, leaves, stats, playouts_per_leaf, seed);            \
     }                                                                                            \
+    extern "C" __global__ void hex_shared_##S(const u8* boards, const HexLeaf* leaves, u32* stats, \
+                                              u32 playouts_per_leaf, u64 seed) {                 \
+        hex_playouts<S, true, true>(boards, leaves, stats, playouts_per_leaf, seed);             \
+    }                                                                                            \
+    extern "C" __constant__ u32 hex_shared_bytes_##S = hex_shared_bytes<S>();                    \
     extern "C" __global__ void hex_plainfind_##S(const u8* boards, const HexLeaf* leaves,        \
                                                  u32* stats, u32 playouts_per_leaf, u64 seed) {  \
-        hex_playouts<S, false>(boards, leaves, stats, playouts_per_leaf, seed);                  \
+        hex_playouts<S, false, false>(boards, leaves, stats, playouts_per_leaf, seed);           \
     }                                                                                            \
     extern "C" __global__ void hex_replay_##S(const u16* moves, u32 max_moves, u32 sequences,    \
                                               i32 first_color, u8* boards_out, i32* result) {    \

@@ -21,6 +21,8 @@ pub struct BenchLine {
     pub playouts_per_leaf: u32,
     pub threads_per_sm: u32,
     pub playouts_per_second: f64,
+    /// [`CudaSimulator::memory_bytes`] after the run.
+    pub memory_bytes: usize,
     pub device: String,
 }
 
@@ -28,8 +30,8 @@ impl std::fmt::Display for BenchLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{{\"backend\":\"cuda\",\"device\":\"{}\",\"game\":\"{}\",\"size\":{},\"kernel\":\"{}\",\"policy\":\"{}\",\"leaves\":{},\"playouts_per_leaf\":{},\"threads_per_sm\":{},\"playouts_per_second\":{:.0}}}",
-            self.device, self.game, self.size, self.kernel, self.policy, self.leaves, self.playouts_per_leaf, self.threads_per_sm, self.playouts_per_second
+            "{{\"backend\":\"cuda\",\"device\":\"{}\",\"game\":\"{}\",\"size\":{},\"kernel\":\"{}\",\"policy\":\"{}\",\"leaves\":{},\"playouts_per_leaf\":{},\"threads_per_sm\":{},\"playouts_per_second\":{:.0},\"memory_bytes\":{}}}",
+            self.device, self.game, self.size, self.kernel, self.policy, self.leaves, self.playouts_per_leaf, self.threads_per_sm, self.playouts_per_second, self.memory_bytes
         )
     }
 }
@@ -76,6 +78,8 @@ pub fn bench(
             lines.push(BenchLine {
                 threads_per_sm: match kernel {
                     GoKernel::PointPerThread => block * (2048 / block).min(32),
+                    // As many boards as fit in shared memory (0: not swept).
+                    GoKernel::PlayoutPerThreadShared => 0,
                     GoKernel::PlayoutPerThread => {
                         tps.unwrap_or_else(|| super::tuning::threads_per_sm(false, size * size))
                     }
@@ -87,32 +91,44 @@ pub fn bench(
                 leaves,
                 playouts_per_leaf,
                 playouts_per_second: rate,
+                memory_bytes: go.memory_bytes(),
                 device: device.clone(),
             });
         }
     }
     let mut hav = CudaSimulator::<RefHex>::with_gpu(go.into_gpu());
-    for variant in [HexVariant::Compress, HexVariant::PlainFind] {
+    for variant in HexVariant::ALL {
         hav.set_hex_variant(variant);
         for &side in hex_sizes {
             let pos = fixed_positions(&RefHex::new(side), leaves, hex::cell_count(side) / 4, 7);
-            for &tps in &occupancies {
+            let fixed = [None];
+            let sweep = if variant == HexVariant::CompressShared {
+                &fixed[..]
+            } else {
+                &occupancies[..]
+            };
+            for &tps in sweep {
                 hav.set_threads_per_sm(tps);
                 let rate = time(&hav, &pos, playouts_per_leaf, repeats)?;
                 lines.push(BenchLine {
-                    threads_per_sm: tps.unwrap_or_else(|| {
-                        super::tuning::threads_per_sm(true, hex::cell_count(side))
-                    }),
+                    threads_per_sm: match variant {
+                        HexVariant::CompressShared => 0,
+                        _ => tps.unwrap_or_else(|| {
+                            super::tuning::threads_per_sm(true, hex::cell_count(side))
+                        }),
+                    },
                     game: "havannah",
                     size: side,
                     kernel: match variant {
                         HexVariant::Compress => "playout-per-thread/compress",
                         HexVariant::PlainFind => "playout-per-thread/plainfind",
+                        HexVariant::CompressShared => "playout-per-thread/compress/shared",
                     },
                     policy: "random",
                     leaves,
                     playouts_per_leaf,
                     playouts_per_second: rate,
+                    memory_bytes: hav.memory_bytes(),
                     device: device.clone(),
                 });
             }

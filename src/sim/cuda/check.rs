@@ -206,7 +206,8 @@ where
     };
     for &size in opts.go_sizes.iter().filter(|_| opts.sequences > 0) {
         let max_moves = if size >= 19 { 400 } else { 2 * size * size };
-        for kernel in GoKernel::ALL {
+        // The shared-memory flavour replays with the same kernel as (b).
+        for kernel in [GoKernel::PlayoutPerThread, GoKernel::PointPerThread] {
             let result = match (rules.go)(size, opts.komi) {
                 Some(start) => replay_check(&gpu, &start, opts, max_moves, kernel),
                 None => Err(unsupported("Go", size)),
@@ -296,7 +297,7 @@ where
             passed: true,
             detail: format!("{:.1} s", clock.elapsed().as_secs_f64()),
         });
-        for variant in [HexVariant::Compress, HexVariant::PlainFind] {
+        for variant in HexVariant::ALL {
             sim_hex.set_hex_variant(variant);
             push(
                 &mut report,

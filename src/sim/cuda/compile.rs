@@ -91,3 +91,29 @@ pub fn compile_all(arch: &str) -> Result<(), CudaError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// CI puts PyPI's NVRTC on the library path, so this compiles every
+    /// kernel there; without the library it must fail with an error.
+    #[test]
+    fn compile_all_compiles_or_reports_the_missing_library() {
+        match compile_all("compute_90") {
+            Ok(()) => assert!(nvrtc_present()),
+            Err(CudaError::NoNvrtcLibrary) => assert!(!nvrtc_present()),
+            Err(e) => panic!("kernels failed to compile: {e}"),
+        }
+    }
+
+    #[test]
+    fn rejects_a_malformed_architecture() {
+        if nvrtc_present() {
+            assert!(matches!(
+                compile(Source::Go, "sm_90; rm"),
+                Err(CudaError::Input(_))
+            ));
+        }
+    }
+}

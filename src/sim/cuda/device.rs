@@ -4,7 +4,7 @@
 use super::compile::{compile, Source};
 use super::hex::{self, HexGeometry};
 use super::CudaError;
-use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
@@ -48,7 +48,7 @@ pub fn probe() -> Result<Vec<DeviceInfo>, CudaError> {
         return Err(CudaError::NoDevice);
     }
     (0..count as usize)
-        .map(|i| Ok(describe(&CudaContext::new(i)?)?))
+        .map(|i| describe(&CudaContext::new(i)?))
         .collect()
 }
 
@@ -71,6 +71,8 @@ pub enum HexVariant {
     Compress,
     /// Plain find, no compression.
     PlainFind,
+    /// Two-pass compression, each thread's board in shared memory.
+    CompressShared,
 }
 
 impl HexVariant {
@@ -78,8 +80,15 @@ impl HexVariant {
         match self {
             HexVariant::Compress => "compress",
             HexVariant::PlainFind => "plainfind",
+            HexVariant::CompressShared => "compress/shared",
         }
     }
+
+    pub const ALL: [HexVariant; 3] = [
+        HexVariant::Compress,
+        HexVariant::PlainFind,
+        HexVariant::CompressShared,
+    ];
 }
 
 /// Which Go playout kernel runs (paper 004's two layouts).
@@ -89,15 +98,22 @@ pub enum GoKernel {
     PlayoutPerThread,
     /// (a) One board per block, one thread per point, in shared memory.
     PointPerThread,
+    /// (b) with each thread's board in shared memory instead.
+    PlayoutPerThreadShared,
 }
 
 impl GoKernel {
-    pub const ALL: [GoKernel; 2] = [GoKernel::PlayoutPerThread, GoKernel::PointPerThread];
+    pub const ALL: [GoKernel; 3] = [
+        GoKernel::PlayoutPerThread,
+        GoKernel::PointPerThread,
+        GoKernel::PlayoutPerThreadShared,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             GoKernel::PlayoutPerThread => "playout-per-thread",
             GoKernel::PointPerThread => "point-per-thread",
+            GoKernel::PlayoutPerThreadShared => "playout-per-thread/shared",
         }
     }
 }
@@ -109,6 +125,9 @@ pub struct Gpu {
     pub stream: Arc<CudaStream>,
     go: Arc<CudaModule>,
     hex: Arc<CudaModule>,
+    /// Largest per-thread local memory of a kernel launched so far; the
+    /// driver reserves it for every thread the device can hold.
+    local_bytes_per_thread: std::sync::atomic::AtomicUsize,
     /// Playout threads launched per multiprocessor; `None` uses
     /// [`super::tuning::threads_per_sm`] for the game and size.
     pub threads_per_sm: Option<u32>,
@@ -150,6 +169,7 @@ impl Gpu {
             go,
             hex,
             threads_per_sm: None,
+            local_bytes_per_thread: Default::default(),
         })
     }
 
@@ -206,7 +226,15 @@ impl Gpu {
                 self.go_function("points_random", size)?,
                 point_config(leaf_count, playouts_per_leaf, sms, size),
             ),
+            GoKernel::PlayoutPerThreadShared => {
+                let f = self.go_function("shared", size)?;
+                let per_thread =
+                    self.read_global_u32(&self.go, &format!("go_shared_bytes_{size}"))?;
+                let cfg = self.shared_config(&f, per_thread, leaf_count, playouts_per_leaf)?;
+                (f, cfg)
+            }
         };
+        self.note_local_memory(&f);
         let mut b = self.stream.launch_builder(&f);
         b.arg(boards)
             .arg(leaves)
@@ -220,6 +248,78 @@ impl Gpu {
         // stats_stride(N²) u32; the grid's y extent is leaf_count.
         unsafe { b.launch(cfg) }?;
         Ok(())
+    }
+
+    fn note_local_memory(&self, f: &CudaFunction) {
+        if let Ok(bytes) = f.local_size_bytes() {
+            self.local_bytes_per_thread
+                .fetch_max(bytes.max(0) as usize, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Device memory the driver reserves for the kernels' local memory
+    /// (per-thread boards): the largest per-thread size launched so far
+    /// times the threads the device can hold (2048 per multiprocessor).
+    pub fn local_memory_bytes(&self) -> usize {
+        self.local_bytes_per_thread
+            .load(std::sync::atomic::Ordering::Relaxed)
+            * self.info.multiprocessors.max(0) as usize
+            * 2048
+    }
+
+    /// A `u32` the kernels export as a `__constant__` (sizes of device
+    /// structs the host must not guess).
+    fn read_global_u32(&self, module: &Arc<CudaModule>, name: &str) -> Result<u32, CudaError> {
+        let mut symbol = module.get_global(name, &self.stream)?;
+        // SAFETY: the symbol is one `u32` (`extern "C" __constant__ u32`).
+        let view = unsafe { symbol.transmute_mut::<u32>(1) }
+            .ok_or_else(|| CudaError::Driver(format!("{name} is not a u32")))?;
+        let mut out = [0u32];
+        self.stream.memcpy_dtoh(&view, &mut out)?;
+        self.stream.synchronize()?;
+        Ok(out[0])
+    }
+
+    /// Grid for a kernel whose threads keep their boards in dynamic shared
+    /// memory (`per_thread` bytes each): one block per multiprocessor with
+    /// as many threads as fit, every leaf getting at least one block.
+    fn shared_config(
+        &self,
+        f: &CudaFunction,
+        per_thread: u32,
+        leaves: u32,
+        playouts_per_leaf: u32,
+    ) -> Result<LaunchConfig, CudaError> {
+        let optin = self
+            .ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?
+            as u32;
+        let fixed = f.shared_size_bytes()? as u32 + 1024;
+        let fit = optin.saturating_sub(fixed) / per_thread.max(1);
+        if fit == 0 {
+            return Err(CudaError::Input(format!(
+                "a {per_thread}-byte board does not fit in shared memory"
+            )));
+        }
+        let threads = if fit >= 64 {
+            (fit / 32 * 32).min(256)
+        } else {
+            fit
+        };
+        let dynamic = threads * per_thread;
+        f.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            dynamic as i32,
+        )?;
+        let sms = self.info.multiprocessors.max(1) as u32;
+        let blocks = sms
+            .div_ceil(leaves.max(1))
+            .clamp(1, playouts_per_leaf.div_ceil(threads).max(1));
+        Ok(LaunchConfig {
+            grid_dim: (blocks, leaves, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: dynamic,
+        })
     }
 
     /// Launches Havannah playouts; like [`Gpu::launch_go`] with 4 × i32
@@ -239,22 +339,30 @@ impl Gpu {
         let kind = match variant {
             HexVariant::Compress => "random",
             HexVariant::PlainFind => "plainfind",
+            HexVariant::CompressShared => "shared",
         };
         let f = self.hex_function(kind, side)?;
-        let cfg = playout_config(
-            leaf_count,
-            playouts_per_leaf,
-            self.info.multiprocessors.max(1) as u32,
-            self.threads_per_sm
-                .unwrap_or(super::tuning::threads_per_sm(true, hex::cell_count(side))),
-        );
+        let cfg = if variant == HexVariant::CompressShared {
+            let per_thread =
+                self.read_global_u32(&self.hex, &format!("hex_shared_bytes_{side}"))?;
+            self.shared_config(&f, per_thread, leaf_count, playouts_per_leaf)?
+        } else {
+            playout_config(
+                leaf_count,
+                playouts_per_leaf,
+                self.info.multiprocessors.max(1) as u32,
+                self.threads_per_sm
+                    .unwrap_or(super::tuning::threads_per_sm(true, hex::cell_count(side))),
+            )
+        };
+        self.note_local_memory(&f);
         let mut b = self.stream.launch_builder(&f);
         b.arg(boards)
             .arg(leaves)
             .arg(stats)
             .arg(&playouts_per_leaf)
             .arg(&seed);
-        // SAFETY: hex_{random,plainfind}_S(const u8* boards, const HexLeaf*
+        // SAFETY: hex_{random,plainfind,shared}_S(const u8* boards, const HexLeaf*
         // leaves, u32* stats, u32 playouts_per_leaf, u64 seed): boards
         // holds leaf_count × cells bytes, leaves leaf_count × 4 i32, stats
         // leaf_count × stats_stride(cells) u32; grid y = leaf_count.
@@ -273,7 +381,9 @@ impl Gpu {
         max_moves: usize,
     ) -> Result<(Vec<u8>, Vec<i32>), CudaError> {
         let f = match kernel {
-            GoKernel::PlayoutPerThread => self.go_function("replay", size)?,
+            GoKernel::PlayoutPerThread | GoKernel::PlayoutPerThreadShared => {
+                self.go_function("replay", size)?
+            }
             GoKernel::PointPerThread => self.go_function("points_replay", size)?,
         };
         let sequences = check_sequences(moves.len(), max_moves)?;
@@ -292,7 +402,7 @@ impl Gpu {
         // sequences × max_moves entries, boards_out sequences × N², result
         // sequences × 4. The point kernel runs one block per sequence.
         let cfg = match kernel {
-            GoKernel::PlayoutPerThread => replay_config(seqs),
+            GoKernel::PlayoutPerThread | GoKernel::PlayoutPerThreadShared => replay_config(seqs),
             GoKernel::PointPerThread => LaunchConfig {
                 grid_dim: (seqs.max(1), 1, 1),
                 block_dim: (point_block(size), 1, 1),
@@ -340,7 +450,7 @@ impl Gpu {
 }
 
 fn check_sequences(len: usize, max_moves: usize) -> Result<usize, CudaError> {
-    if max_moves == 0 || len % max_moves != 0 {
+    if max_moves == 0 || !len.is_multiple_of(max_moves) {
         return Err(CudaError::Input(format!(
             "{len} moves is not a whole number of {max_moves}-move sequences"
         )));

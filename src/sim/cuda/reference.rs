@@ -154,15 +154,13 @@ impl RefGo {
             a
         };
         for q in around.into_iter().flatten() {
-            if self.board[q] == c ^ 3 {
-                if !self.has_liberty(q) {
-                    let len = self.string(q, false, &mut stones).0;
-                    for &s in &stones[..len] {
-                        self.board[s as usize] = EMPTY;
-                    }
-                    removed += len;
-                    last = q;
+            if self.board[q] == c ^ 3 && !self.has_liberty(q) {
+                let len = self.string(q, false, &mut stones).0;
+                for &s in &stones[..len] {
+                    self.board[s as usize] = EMPTY;
                 }
+                removed += len;
+                last = q;
             }
         }
         self.captured[(c ^ 3) as usize - 1] += removed as u32;
@@ -468,9 +466,9 @@ impl RefHex {
         let mut outside = [false; MAX_POINTS];
         let mut stack = [0u16; MAX_POINTS];
         let mut top = 0;
-        for x in 0..self.board.len() {
+        for (x, seen) in outside.iter_mut().enumerate().take(self.board.len()) {
             if self.board[x] != c && (0..6).any(|d| g.neighbour(x, d).is_none()) {
-                outside[x] = true;
+                *seen = true;
                 stack[top] = x as u16;
                 top += 1;
             }
@@ -617,4 +615,102 @@ impl KernelPosition for RefHex {
 /// The colour of a kernel colour code (for reports).
 pub fn color_of_code(c: u8) -> Option<Color> {
     (c == BLACK || c == WHITE).then(|| code_color(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_captures_and_forbids_suicide_and_ko_recapture() {
+        let mut pos = RefGo::new(5, 0.5);
+        // Black surrounds the white stone at (1,1); White passes.
+        let p = |c, r| (r * 5 + c) as u16;
+        for (b, w) in [(p(1, 0), p(1, 1)), (p(0, 1), p(4, 4)), (p(2, 1), p(4, 3))] {
+            pos.play(b).unwrap();
+            pos.play(w).unwrap();
+        }
+        pos.play(p(1, 2)).unwrap();
+        assert_eq!(pos.board[p(1, 1) as usize], EMPTY);
+        assert_eq!(pos.captured, [0, 1]);
+        // White may not play into the single-point eye at (1,1): suicide.
+        assert_eq!(
+            pos.play(p(1, 1)).unwrap_err().reason,
+            IllegalReason::Suicide
+        );
+        // The classic ko shape on an empty board.
+        let mut ko = RefGo::new(5, 0.5);
+        let q = p;
+        let moves = [
+            q(1, 0),
+            q(2, 0),
+            q(0, 1),
+            q(3, 1),
+            q(1, 2),
+            q(2, 2),
+            q(4, 4),
+            q(1, 1),
+        ];
+        for m in moves {
+            ko.play(m).unwrap();
+        }
+        // Black (to move) captures at (2,1), taking (1,1): ko.
+        ko.play(q(2, 1)).unwrap();
+        assert_eq!(ko.board[q(1, 1) as usize], EMPTY);
+        assert_eq!(ko.ko, Some(q(1, 1) as usize));
+        assert_eq!(ko.play(q(1, 1)).unwrap_err().reason, IllegalReason::Ko);
+    }
+
+    fn hex_play(pos: &mut RefHex, cells: &[usize], filler: &mut Vec<usize>) {
+        // White moves first; give Black harmless moves in between.
+        for &c in cells {
+            pos.play(c as u16).unwrap();
+            if pos.outcome().is_none() {
+                let f = filler.pop().unwrap();
+                pos.play(f as u16).unwrap();
+            }
+        }
+    }
+
+    fn cell(g: &HexGeometry, q: i32, r: i32) -> usize {
+        g.coords.iter().position(|&c| c == (q, r)).unwrap()
+    }
+
+    #[test]
+    fn havannah_ring_around_an_own_stone_and_around_an_empty_cell() {
+        for filled in [false, true] {
+            let mut pos = RefHex::new(8);
+            let g = pos.geometry.clone();
+            let centre = cell(&g, 7, 7);
+            // Black fillers far away, on the bottom rows.
+            let mut filler: Vec<usize> = (0..g.cells()).filter(|&c| g.coords[c].1 >= 12).collect();
+            let ring: Vec<usize> = (0..6).map(|d| g.neighbour(centre, d).unwrap()).collect();
+            let mut moves = Vec::new();
+            if filled {
+                moves.push(centre);
+            }
+            moves.extend(&ring);
+            hex_play(&mut pos, &moves[..moves.len() - 1], &mut filler);
+            assert_eq!(pos.outcome(), None, "no ring before the last stone");
+            pos.play(*moves.last().unwrap() as u16).unwrap();
+            assert_eq!(
+                pos.outcome(),
+                Some(Outcome::Win(Color::White)),
+                "filled {filled}"
+            );
+        }
+    }
+
+    #[test]
+    fn havannah_bridge_wins_on_the_last_corner() {
+        let mut pos = RefHex::new(4);
+        let g = pos.geometry.clone();
+        // Bridge: the top row from corner (0,0) to corner (3,0).
+        let mut filler: Vec<usize> = (0..g.cells()).filter(|&c| g.coords[c].1 == 6).collect();
+        let row: Vec<usize> = (0..4).map(|q| cell(&g, q, 0)).collect();
+        hex_play(&mut pos, &row[..3], &mut filler);
+        assert_eq!(pos.outcome(), None);
+        pos.play(row[3] as u16).unwrap();
+        assert_eq!(pos.outcome(), Some(Outcome::Win(Color::White)));
+    }
 }

@@ -20,8 +20,10 @@ const MAX_LEAVES_PER_LAUNCH: usize = 65_535;
 
 pub struct CudaSimulator<G> {
     gpu: Mutex<Gpu>,
-    hex_variant: HexVariant,
-    go_kernel: GoKernel,
+    /// `None`: [`tuning::hex_variant`] for the board size.
+    hex_variant: Option<HexVariant>,
+    /// `None`: [`tuning::go_kernel`] for the board size.
+    go_kernel: Option<GoKernel>,
     peak_bytes: AtomicUsize,
     _game: PhantomData<fn() -> G>,
 }
@@ -41,19 +43,19 @@ impl<G> CudaSimulator<G> {
     pub fn with_gpu(gpu: Gpu) -> Self {
         CudaSimulator {
             gpu: Mutex::new(gpu),
-            hex_variant: HexVariant::Compress,
-            go_kernel: GoKernel::PlayoutPerThread,
+            hex_variant: None,
+            go_kernel: None,
             peak_bytes: AtomicUsize::new(0),
             _game: PhantomData,
         }
     }
 
     pub fn set_go_kernel(&mut self, kernel: GoKernel) {
-        self.go_kernel = kernel;
+        self.go_kernel = Some(kernel);
     }
 
     pub fn set_hex_variant(&mut self, variant: HexVariant) {
-        self.hex_variant = variant;
+        self.hex_variant = Some(variant);
     }
 
     /// Sets the occupancy knob (`None`: [`super::tuning::threads_per_sm`]).
@@ -71,11 +73,14 @@ impl<G> CudaSimulator<G> {
         }
     }
 
-    /// Largest amount of device memory one batch has used so far (bytes);
-    /// bounded by [`tuning::MAX_DEVICE_BYTES`] plus the kernels' own
-    /// per-thread local memory, which the driver reserves.
+    /// Device memory in use at most (bytes): the largest batch's buffers
+    /// (bounded by [`tuning::MAX_DEVICE_BYTES`]) plus the local memory the
+    /// driver reserves for the per-thread boards (fixed by the kernels:
+    /// about 6 KiB a thread for 19x19 Go, times 2048 threads per
+    /// multiprocessor).
     pub fn memory_bytes(&self) -> usize {
-        self.peak_bytes.load(Ordering::Relaxed)
+        let local = self.gpu.lock().map_or(0, |g| g.local_memory_bytes());
+        self.peak_bytes.load(Ordering::Relaxed) + local
     }
 }
 
@@ -184,7 +189,8 @@ impl<G: KernelPosition> CudaSimulator<G> {
             match batch.game {
                 Game::Go => gpu.launch_go(
                     batch.size,
-                    self.go_kernel,
+                    self.go_kernel
+                        .unwrap_or_else(|| tuning::go_kernel(batch.points)),
                     &boards,
                     &headers,
                     &mut stats,
@@ -194,7 +200,8 @@ impl<G: KernelPosition> CudaSimulator<G> {
                 )?,
                 Game::Havannah => gpu.launch_hex(
                     batch.size,
-                    self.hex_variant,
+                    self.hex_variant
+                        .unwrap_or_else(|| tuning::hex_variant(batch.points)),
                     &boards,
                     &headers,
                     &mut stats,
@@ -256,5 +263,67 @@ impl<G: KernelPosition> Simulator<G> for CudaSimulator<G> {
                 stats.reset(leaf.move_space());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::cuda::reference::RefGo;
+
+    #[test]
+    fn unpack_reads_the_kernel_counter_layout() {
+        let leaf = RefGo::new(9, 7.5);
+        let points = 81;
+        let stride = stats_stride(points);
+        assert_eq!(stride % 2, 0, "the i64 score must stay 8-byte aligned");
+        let mut words = vec![0u32; stride];
+        let score2: i64 = -15;
+        words[0] = score2 as u64 as u32;
+        words[1] = ((score2 as u64) >> 32) as u32;
+        words[2] = 10;
+        words[3] = 7; // 3.5 Black wins
+        words[4 + 2 * 5 + 1] = 4; // White first played point 5 in 4 playouts
+        words[4 + 2 * points + 2 * 5 + 1] = 3; // Black won 1.5 of those
+        words[4 + 4 * points + 6] = (-2i32) as u32;
+        let mut stats = LeafStats::default();
+        unpack(&leaf, &words, points, &mut stats);
+        assert_eq!(stats.playouts, 10);
+        assert_eq!(stats.black_wins, 3.5);
+        assert_eq!(stats.score_sum, -7.5);
+        assert_eq!(stats.amaf.len(), 82);
+        assert_eq!(
+            stats.amaf[5][1],
+            AmafCount {
+                plays: 4,
+                black_wins: 1.5
+            }
+        );
+        assert_eq!(stats.amaf[5][0], AmafCount::default());
+        assert_eq!(stats.ownership[6], -2.0);
+    }
+
+    #[test]
+    fn without_a_driver_opening_fails_cleanly() {
+        if super::super::device::driver_present() {
+            return; // a machine with CUDA: nothing to assert here
+        }
+        assert!(matches!(
+            CudaSimulator::<RefGo>::new(0),
+            Err(CudaError::NoDriverLibrary)
+        ));
+        assert!(matches!(
+            super::super::probe(),
+            Err(CudaError::NoDriverLibrary)
+        ));
+    }
+
+    #[test]
+    fn flatten_rejects_mixed_sizes() {
+        let leaves = [RefGo::new(9, 7.5), RefGo::new(13, 7.5)];
+        assert!(matches!(flatten(&leaves), Err(CudaError::Input(_))));
+        let batch = flatten(&leaves[..1]).unwrap();
+        assert_eq!(batch.boards.len(), 81);
+        assert_eq!(batch.headers, vec![1, -1, 0, 15]);
     }
 }
