@@ -118,6 +118,25 @@ fn main() {
                 }
             }
         }
+        Some("dump") => {
+            // The statistical check's Go positions, for kernel debugging:
+            // one line per position: to_move ko passes colours.
+            use warpstone::sim::cuda::reference::RefGo;
+            use warpstone::sim::cuda::{KernelInput, KernelPosition};
+            let size = arg(&args, 1, 9usize);
+            for pos in cuda::check::fixed_positions(&RefGo::new(size, 7.5), 20, size * size, 1) {
+                if let KernelInput::Go(g) = pos.kernel_input() {
+                    let colors: String = g.colors.iter().map(|c| char::from(b'0' + c)).collect();
+                    println!(
+                        "{} {} {} {colors}",
+                        g.to_move.index() + 1,
+                        g.ko.map_or(-1, |k| k as i64),
+                        g.consecutive_passes
+                    );
+                }
+            }
+            0
+        }
         Some("cpu") => {
             // Speed of the CPU reference (the slow side of the checks).
             use warpstone::sim::cpu::CpuSimulator;

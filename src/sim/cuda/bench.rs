@@ -61,6 +61,7 @@ pub fn bench(
     for (kernel, &size) in GoKernel::ALL
         .iter()
         .flat_map(|k| go_sizes.iter().map(move |s| (*k, s)))
+        .filter(|(k, s)| k.supports(**s))
     {
         go.set_go_kernel(kernel);
         let pos = fixed_positions(&RefGo::new(size, 7.5), leaves, size * size / 2, 7);
@@ -80,6 +81,7 @@ pub fn bench(
                     GoKernel::PointPerThread => block * (2048 / block).min(32),
                     // As many boards as fit in shared memory (0: not swept).
                     GoKernel::PlayoutPerThreadShared => 0,
+                    GoKernel::Bitboard => tps.unwrap_or(2048),
                     GoKernel::PlayoutPerThread => {
                         tps.unwrap_or_else(|| super::tuning::threads_per_sm(false, size * size))
                     }

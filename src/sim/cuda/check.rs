@@ -207,7 +207,14 @@ where
     for &size in opts.go_sizes.iter().filter(|_| opts.sequences > 0) {
         let max_moves = if size >= 19 { 400 } else { 2 * size * size };
         // The shared-memory flavour replays with the same kernel as (b).
-        for kernel in [GoKernel::PlayoutPerThread, GoKernel::PointPerThread] {
+        for kernel in [
+            GoKernel::PlayoutPerThread,
+            GoKernel::PointPerThread,
+            GoKernel::Bitboard,
+        ] {
+            if !kernel.supports(size) {
+                continue;
+            }
             let result = match (rules.go)(size, opts.komi) {
                 Some(start) => replay_check(&gpu, &start, opts, max_moves, kernel),
                 None => Err(unsupported("Go", size)),
@@ -262,7 +269,7 @@ where
             passed: true,
             detail: format!("{:.1} s", clock.elapsed().as_secs_f64()),
         });
-        for kernel in GoKernel::ALL {
+        for kernel in GoKernel::ALL.into_iter().filter(|k| k.supports(size)) {
             sim_go.set_go_kernel(kernel);
             push(
                 &mut report,

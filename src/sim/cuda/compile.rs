@@ -11,6 +11,7 @@ use cudarc::nvrtc::{CompileError, CompileOptions, Ptx};
 const COMMON: &str = include_str!("../../../kernels/common.cuh");
 const GO: &str = include_str!("../../../kernels/go.cu");
 const GO_POINTS: &str = include_str!("../../../kernels/go_points.cu");
+const GO_BITS: &str = include_str!("../../../kernels/go_bits.cu");
 const HAVANNAH: &str = include_str!("../../../kernels/havannah.cu");
 
 /// A kernel source file the backend compiles.
@@ -25,7 +26,7 @@ impl Source {
 
     pub fn name(self) -> &'static str {
         match self {
-            Source::Go => "go.cu+go_points.cu",
+            Source::Go => "go.cu+go_points.cu+go_bits.cu",
             Source::Havannah => "havannah.cu",
         }
     }
@@ -33,10 +34,11 @@ impl Source {
     /// The full translation unit handed to NVRTC.
     pub fn text(self) -> String {
         match self {
-            // Both Go kernels share go.cu's leaf header and constants.
-            Source::Go => {
-                format!("{COMMON}\n#line 1 \"go.cu\"\n{GO}\n#line 1 \"go_points.cu\"\n{GO_POINTS}")
-            }
+            // All Go kernels share go.cu's leaf header and constants.
+            Source::Go => format!(
+                "{COMMON}\n#line 1 \"go.cu\"\n{GO}\n#line 1 \"go_points.cu\"\n{GO_POINTS}\n\
+                 #line 1 \"go_bits.cu\"\n{GO_BITS}"
+            ),
             Source::Havannah => format!("{COMMON}\n#line 1 \"havannah.cu\"\n{HAVANNAH}"),
         }
     }

@@ -100,20 +100,30 @@ pub enum GoKernel {
     PointPerThread,
     /// (b) with each thread's board in shared memory instead.
     PlayoutPerThreadShared,
+    /// (b) with the whole board in registers as two 128-bit sets (9x9
+    /// only).
+    Bitboard,
 }
 
 impl GoKernel {
-    pub const ALL: [GoKernel; 3] = [
+    pub const ALL: [GoKernel; 4] = [
         GoKernel::PlayoutPerThread,
         GoKernel::PointPerThread,
         GoKernel::PlayoutPerThreadShared,
+        GoKernel::Bitboard,
     ];
+
+    /// Whether this kernel exists for `size`x`size` boards.
+    pub fn supports(self, size: usize) -> bool {
+        self != GoKernel::Bitboard || size == 9
+    }
 
     pub fn name(self) -> &'static str {
         match self {
             GoKernel::PlayoutPerThread => "playout-per-thread",
             GoKernel::PointPerThread => "point-per-thread",
             GoKernel::PlayoutPerThreadShared => "playout-per-thread/shared",
+            GoKernel::Bitboard => "playout-per-thread/bitboard",
         }
     }
 }
@@ -184,6 +194,17 @@ impl Gpu {
         Ok(self.go.load_function(&format!("go_{kind}_{size}"))?)
     }
 
+    fn go_bits_function(&self, kind: &str, size: usize) -> Result<CudaFunction, CudaError> {
+        if size != 9 {
+            return Err(CudaError::UnsupportedSize {
+                game: "Go (bitboard kernel)",
+                size,
+                supported: "9",
+            });
+        }
+        Ok(self.go.load_function(&format!("go_bits_{kind}_9"))?)
+    }
+
     fn hex_function(&self, kind: &str, side: usize) -> Result<CudaFunction, CudaError> {
         if !hex::SIZES.contains(&side) {
             return Err(CudaError::UnsupportedSize {
@@ -225,6 +246,15 @@ impl Gpu {
             GoKernel::PointPerThread => (
                 self.go_function("points_random", size)?,
                 point_config(leaf_count, playouts_per_leaf, sms, size),
+            ),
+            GoKernel::Bitboard => (
+                self.go_bits_function("random", size)?,
+                playout_config(
+                    leaf_count,
+                    playouts_per_leaf,
+                    sms,
+                    self.threads_per_sm.unwrap_or(2048),
+                ),
             ),
             GoKernel::PlayoutPerThreadShared => {
                 let f = self.go_function("shared", size)?;
@@ -385,6 +415,7 @@ impl Gpu {
                 self.go_function("replay", size)?
             }
             GoKernel::PointPerThread => self.go_function("points_replay", size)?,
+            GoKernel::Bitboard => self.go_bits_function("replay", size)?,
         };
         let sequences = check_sequences(moves.len(), max_moves)?;
         let d_moves = self.stream.clone_htod(moves)?;
@@ -402,7 +433,9 @@ impl Gpu {
         // sequences × max_moves entries, boards_out sequences × N², result
         // sequences × 4. The point kernel runs one block per sequence.
         let cfg = match kernel {
-            GoKernel::PlayoutPerThread | GoKernel::PlayoutPerThreadShared => replay_config(seqs),
+            GoKernel::PlayoutPerThread | GoKernel::PlayoutPerThreadShared | GoKernel::Bitboard => {
+                replay_config(seqs)
+            }
             GoKernel::PointPerThread => LaunchConfig {
                 grid_dim: (seqs.max(1), 1, 1),
                 block_dim: (point_block(size), 1, 1),
