@@ -100,8 +100,7 @@ pub enum GoKernel {
     PointPerThread,
     /// (b) with each thread's board in shared memory instead.
     PlayoutPerThreadShared,
-    /// (b) with the whole board in registers as two 128-bit sets (9x9
-    /// only).
+    /// (b) with the whole board in registers as two bit sets.
     Bitboard,
 }
 
@@ -113,9 +112,10 @@ impl GoKernel {
         GoKernel::Bitboard,
     ];
 
-    /// Whether this kernel exists for `size`x`size` boards.
+    /// Whether this kernel exists for `size`x`size` boards (all do for
+    /// the sizes in [`GO_SIZES`]).
     pub fn supports(self, size: usize) -> bool {
-        self != GoKernel::Bitboard || size == 9
+        GO_SIZES.contains(&size)
     }
 
     pub fn name(self) -> &'static str {
@@ -195,14 +195,14 @@ impl Gpu {
     }
 
     fn go_bits_function(&self, kind: &str, size: usize) -> Result<CudaFunction, CudaError> {
-        if size != 9 {
+        if !GO_SIZES.contains(&size) {
             return Err(CudaError::UnsupportedSize {
-                game: "Go (bitboard kernel)",
+                game: "Go",
                 size,
-                supported: "9",
+                supported: "9, 13, 19",
             });
         }
-        Ok(self.go.load_function(&format!("go_bits_{kind}_9"))?)
+        Ok(self.go.load_function(&format!("go_bits_{kind}_{size}"))?)
     }
 
     fn hex_function(&self, kind: &str, side: usize) -> Result<CudaFunction, CudaError> {

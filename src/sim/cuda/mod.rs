@@ -62,15 +62,15 @@ pub mod tuning {
         }
     }
     /// The Go kernel `CudaSimulator` uses unless told otherwise. Measured
-    /// (H200, 256 leaves × 2048 playouts, playouts/s): 9x9 bitboard 21.6M,
-    /// shared 12.1M, local 7.9M, point-per-thread 5.2M; 13x13 shared 3.0M,
-    /// local 2.5M, point 1.4M; 19x19 local 1.01M, shared 0.73M, point
-    /// 0.30M.
+    /// (H200, 256 leaves × 2048 playouts, playouts/s): 9x9 bitboard 16.0M,
+    /// shared 12.1M, local 7.9M, point-per-thread 5.3M; 13x13 bitboard
+    /// 4.1M, shared 3.0M, local 2.5M, point 1.4M; 19x19 local 1.01M,
+    /// shared 0.73M, bitboard 0.69M, point 0.30M.
     pub fn go_kernel(points: usize) -> super::GoKernel {
-        match points {
-            81 => super::GoKernel::Bitboard,
-            0..=169 => super::GoKernel::PlayoutPerThreadShared,
-            _ => super::GoKernel::PlayoutPerThread,
+        if points <= 169 {
+            super::GoKernel::Bitboard
+        } else {
+            super::GoKernel::PlayoutPerThread
         }
     }
 
