@@ -21,7 +21,8 @@
 //! - [`simulator`]: the simulator itself, [`CudaSimulator`].
 //! - [`reference`]: a small independent CPU model of both kernels' rules,
 //!   for the exact replay check.
-//! - [`check`], [`bench`]: `check_gpu` and `bench`.
+//! - [`check`], [`replay`], [`bench`]: `check_gpu` (statistical part and
+//!   orchestration; exact replays) and `bench`.
 
 pub mod bench;
 pub mod check;
@@ -30,6 +31,7 @@ pub mod device;
 pub mod hex;
 pub mod input;
 pub mod reference;
+pub mod replay;
 pub mod simulator;
 
 pub use bench::{bench, BenchLine};
