@@ -42,7 +42,10 @@ pub fn probe() -> Result<Vec<DeviceInfo>, CudaError> {
     if !driver_present() {
         return Err(CudaError::NoDriverLibrary);
     }
-    cudarc::driver::result::init()?;
+    cudarc::driver::result::init().map_err(|e| match e.0 {
+        cudarc::driver::sys::CUresult::CUDA_ERROR_NO_DEVICE => CudaError::NoDevice,
+        _ => e.into(),
+    })?;
     let count = CudaContext::device_count()?;
     if count <= 0 {
         return Err(CudaError::NoDevice);
