@@ -5,7 +5,9 @@
 //! once they are merged, declare this file with `pub mod positions;` in
 //! `src/sim/cuda/mod.rs`.
 
-use super::check::{check_against, fill_cpu_cache_for, CheckLine, CheckOptions, CheckReport, CpuRules};
+use super::check::{
+    check_against, fill_cpu_cache_for, CheckLine, CheckOptions, CheckReport, CpuRules,
+};
 use super::input::{GoLeafInput, HexLeafInput, KernelInput, KernelPosition, BLACK, EMPTY, WHITE};
 use crate::game::go::board::stone;
 use crate::game::{go, havannah, Color, Game, IllegalMove, Outcome};
@@ -71,8 +73,14 @@ impl KernelPosition for go::Position {
 
 impl KernelPosition for havannah::Position {
     fn kernel_input(&self) -> KernelInput {
-        let colors = (0..self.num_cells()).map(|k| code(self.color_at(havannah::Cell(k as u16)))).collect();
-        KernelInput::Havannah(HexLeafInput { side: self.side(), colors, to_move: self.to_move() })
+        let colors = (0..self.num_cells())
+            .map(|k| code(self.color_at(havannah::Cell(k as u16))))
+            .collect();
+        KernelInput::Havannah(HexLeafInput {
+            side: self.side(),
+            colors,
+            to_move: self.to_move(),
+        })
     }
 
     /// Both number the cells row by row with the same `(x, y)` lattice
@@ -132,8 +140,14 @@ impl Game for GoRandom {
 }
 
 impl Rollout for GoRandom {
-    fn rollout(&self, rng: &mut FastRng, record: &mut PlayoutRecord, ownership: &mut [i8]) -> PlayoutResult {
-        self.0.rollout_with(GoPolicy::Random, rng, record, ownership)
+    fn rollout(
+        &self,
+        rng: &mut FastRng,
+        record: &mut PlayoutRecord,
+        ownership: &mut [i8],
+    ) -> PlayoutResult {
+        self.0
+            .rollout_with(GoPolicy::Random, rng, record, ownership)
     }
     fn priors(&self, moves: &[go::Move], out: &mut Vec<Prior>) {
         self.0.priors(moves, out)
@@ -175,7 +189,11 @@ fn project_rules() -> ProjectRules {
 
 /// `check_gpu` against the project's rules (`crate::game`) and light
 /// policies (`crate::sim::go_rollout` Random, `crate::sim::havannah_rollout`).
-pub fn check_gpu_project(ordinal: usize, opts: &CheckOptions, progress: &mut dyn FnMut(&CheckLine)) -> CheckReport {
+pub fn check_gpu_project(
+    ordinal: usize,
+    opts: &CheckOptions,
+    progress: &mut dyn FnMut(&CheckLine),
+) -> CheckReport {
     check_against(ordinal, opts, &project_rules(), progress)
 }
 
@@ -197,7 +215,11 @@ mod tests {
             assert_eq!(pos.num_cells(), g.cells());
             for k in 0..g.cells() {
                 let (row, diag) = pos.cell_coords(havannah::Cell(k as u16));
-                assert_eq!(g.coords[k], (diag as i32 - 1, row as i32), "side {side} cell {k}");
+                assert_eq!(
+                    g.coords[k],
+                    (diag as i32 - 1, row as i32),
+                    "side {side} cell {k}"
+                );
             }
         }
     }
@@ -208,7 +230,9 @@ mod tests {
         let p = pos.point(2, 3).unwrap();
         Game::play(&mut pos, go::Move::Play(p)).unwrap();
         Game::play(&mut pos, go::Move::Pass).unwrap();
-        let KernelInput::Go(input) = pos.kernel_input() else { panic!("not Go") };
+        let KernelInput::Go(input) = pos.kernel_input() else {
+            panic!("not Go")
+        };
         assert_eq!(input.colors[3 * 9 + 2], BLACK);
         assert_eq!(input.colors.iter().filter(|&&c| c != EMPTY).count(), 1);
         assert_eq!(input.to_move, Color::Black);
