@@ -6,6 +6,7 @@
 //! Per-game playout policies implement [`Rollout`].
 
 pub mod cpu;
+pub mod cuda;
 pub mod go_rollout;
 pub mod havannah_rollout;
 pub mod rng;

@@ -1,0 +1,307 @@
+// Havannah playouts, one playout per thread (after paper 000).
+//
+// Cells are compact indices 0..CELLS of a board of side S (CELLS =
+// 3S^2 - 3S + 1), in the host's order (see src/sim/cuda/hex.rs). The host
+// writes per size a neighbour table (six entries per cell in cyclic order,
+// -1 off the board) and a mask per cell (bits 0..5: which corner; bits
+// 6..11: which edge, corners belonging to no edge) into constant memory.
+//
+// Per thread: colours, a disjoint-set forest over the cells (parent + rank,
+// union by rank; corner/edge mask at each root) and the list of empty cells
+// (random pick, swap-remove). The playout stops at the first win:
+//   bridge: a group touches two corners; fork: a group touches three edges;
+//   ring: a cycle of stones around at least one cell (any contents). A new
+//   stone at p closes a ring exactly when (a) two separate runs of friendly
+//   stones among p's neighbours (in cyclic order) were already one group, or
+//   (b) some neighbour x of p, not on the boundary, has all six neighbours
+//   friendly after the move (the ring around x filled with own stones,
+//   which (a) misses).
+// A full board with no win is a draw.
+
+#define HEX_EMPTY 0
+#define HEX_BLACK 1
+#define HEX_WHITE 2
+#define HEX_CORNERS 0x3Fu
+#define HEX_EDGES 0xFC0u
+
+__host__ __device__ constexpr int hex_cells(int s) { return 3 * s * s - 3 * s + 1; }
+
+#define HEX_TABLES(S)                                   \
+    __constant__ short hex_nbr_##S[hex_cells(S) * 6];  \
+    __constant__ unsigned short hex_mask_##S[hex_cells(S)];
+
+HEX_TABLES(4)
+HEX_TABLES(6)
+HEX_TABLES(8)
+HEX_TABLES(10)
+
+// The constant tables of each size, by template parameter.
+template <int S> struct HexTables;
+#define HEX_TABLES_BIND(S)                                                  \
+    template <> struct HexTables<S> {                                       \
+        __device__ __forceinline__ static const short* nbr() { return hex_nbr_##S; } \
+        __device__ __forceinline__ static const unsigned short* mask() { return hex_mask_##S; } \
+    };
+HEX_TABLES_BIND(4)
+HEX_TABLES_BIND(6)
+HEX_TABLES_BIND(8)
+HEX_TABLES_BIND(10)
+
+// Playout threads read the tables at scattered cells, which constant
+// memory serialises (it is fast only when a warp reads one address), so
+// each block first copies them into shared memory.
+template <int S>
+struct SharedHexTables {
+    short nbr[hex_cells(S) * 6];
+    unsigned short mask[hex_cells(S)];
+
+    __device__ void fill() {
+        const int C = hex_cells(S);
+        for (int i = threadIdx.x; i < C * 6; i += blockDim.x) nbr[i] = HexTables<S>::nbr()[i];
+        for (int i = threadIdx.x; i < C; i += blockDim.x) mask[i] = HexTables<S>::mask()[i];
+    }
+};
+
+template <int S, bool COMPRESS>
+struct HexBoard {
+    static const int C = hex_cells(S);
+    const short* nbr_table;          // shared or constant memory
+    const unsigned short* mask_table;
+
+    u8 color[C];
+    u16 parent[C];
+    u8 rank[C];
+    u16 mask[C];  // valid at roots
+    u16 empty[C];
+    int empties;
+
+    __device__ __forceinline__ int find(int p) {
+        int r = p;
+        while (parent[r] != r) r = parent[r];
+        if (COMPRESS) {
+            // Second pass: point every cell on the path at the root
+            // (iterative: device code should not recurse).
+            while (parent[p] != r) {
+                int next = parent[p];
+                parent[p] = r;
+                p = next;
+            }
+        }
+        return r;
+    }
+
+    __device__ __forceinline__ int unite(int a, int b) {
+        if (a == b) return a;
+        if (rank[a] < rank[b]) {
+            int t = a;
+            a = b;
+            b = t;
+        }
+        parent[b] = a;
+        mask[a] |= mask[b];
+        if (rank[a] == rank[b]) rank[a]++;
+        return a;
+    }
+
+    // Builds the forest from compact colours (0 empty, 1 black, 2 white).
+    __device__ void load(const u8* colors, const short* nbrs, const unsigned short* masks) {
+        nbr_table = nbrs;
+        mask_table = masks;
+        empties = 0;
+        for (int p = 0; p < C; ++p) {
+            color[p] = colors[p];
+            parent[p] = p;
+            rank[p] = 0;
+            mask[p] = mask_table[p];
+            if (color[p] == HEX_EMPTY) empty[empties++] = p;
+        }
+        for (int p = 0; p < C; ++p) {
+            u8 c = color[p];
+            if (c == HEX_EMPTY) continue;
+            for (int d = 0; d < 3; ++d) {  // half the directions reach every pair once
+                int q = nbr_table[p * 6 + d];
+                if (q >= 0 && color[q] == c) unite(find(p), find(q));
+            }
+        }
+    }
+
+    // Places colour c at empty cell p; returns true if that wins.
+    __device__ bool play(int p, u8 c) {
+        int nb[6];
+        bool f[6];
+        int friends = 0;
+        for (int d = 0; d < 6; ++d) {
+            nb[d] = nbr_table[p * 6 + d];
+            f[d] = nb[d] >= 0 && color[nb[d]] == c;
+            friends += f[d];
+        }
+        color[p] = c;
+        bool win = false;
+        if (friends >= 2) {
+            // (a) two separate friendly runs already in one group.
+            int run_roots[3];
+            int runs = 0;
+            for (int d = 0; d < 6; ++d) {
+                if (f[d] && !f[(d + 5) % 6]) {
+                    int r = find(nb[d]);
+                    for (int i = 0; i < runs; ++i) win |= run_roots[i] == r;
+                    if (runs < 3) run_roots[runs++] = r;
+                }
+            }
+            // (b) a neighbour now enclosed by six friendly stones.
+            for (int d = 0; d < 6 && !win; ++d) {
+                if (!(f[(d + 5) % 6] && f[(d + 1) % 6]) || nb[d] < 0) continue;
+                int x = nb[d];
+                bool all = true;
+                for (int e = 0; e < 6; ++e) {
+                    int y = nbr_table[x * 6 + e];
+                    if (y < 0 || color[y] != c) {
+                        all = false;
+                        break;
+                    }
+                }
+                win |= all;
+            }
+        }
+        int r = p;
+        for (int d = 0; d < 6; ++d)
+            if (f[d]) r = unite(r, find(nb[d]));
+        u32 m = mask[r];
+        if (__popc(m & HEX_CORNERS) >= 2 || __popc(m & HEX_EDGES) >= 3) win = true;
+        return win;
+    }
+};
+
+struct HexLeaf {
+    i32 to_move;  // 1 Black, 2 White
+    i32 pad[3];
+};
+
+template <int S>
+__host__ __device__ constexpr u32 hex_shared_bytes() {
+    return (u32)((sizeof(HexBoard<S, true>) + 15) / 16 * 16);
+}
+
+// SHARED: each thread's board in dynamic shared memory (see go.cu).
+template <int S, bool COMPRESS, bool SHARED>
+__device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __restrict__ leaves,
+                             u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
+    const int C = hex_cells(S);
+    extern __shared__ __align__(16) unsigned char dynamic_shared[];
+    __shared__ SharedStats head;
+    __shared__ u32 tables[5 * C];
+    __shared__ SharedHexTables<S> geometry;
+    u32 leaf = blockIdx.y;
+    geometry.fill();
+    clear_shared(tables, &head, C);
+    const u8* start = boards + (u64)leaf * C;
+    // Threads loop over the leaf's playouts (see go.cu).
+    for (u32 k = blockIdx.x * blockDim.x + threadIdx.x; k < playouts_per_leaf; k += gridDim.x * blockDim.x) {
+        HexBoard<S, COMPRESS> local_board;
+        HexBoard<S, COMPRESS>& b = SHARED
+            ? *reinterpret_cast<HexBoard<S, COMPRESS>*>(dynamic_shared + threadIdx.x * hex_shared_bytes<S>())
+            : local_board;
+        b.load(start, geometry.nbr, geometry.mask);
+        Rng rng(playout_seed(seed, leaf, k));
+        u8 c = (u8)leaves[leaf].to_move;
+        int winner = 0;
+        while (b.empties > 0) {
+            int j = (int)rng.below((u32)b.empties);
+            int p = b.empty[j];
+            b.empty[j] = b.empty[--b.empties];
+            if (b.play(p, c)) {
+                winner = c;
+                break;
+            }
+            c ^= 3;
+        }
+        int score2 = winner == HEX_BLACK ? 2 : (winner == HEX_WHITE ? -2 : 0);
+        u32 bw = winner == HEX_BLACK ? 2 : (winner == 0 ? 1 : 0);
+        // Every cell is played at most once, so a cell empty at the start
+        // and taken at the end was first played by its final owner: no
+        // per-playout first-play table is needed.
+        for (int p = 0; p < C; ++p) {
+            u32 f = b.color[p];
+            if (f == HEX_EMPTY) continue;
+            atomicAdd((i32*)&tables[4 * C + p], f == HEX_BLACK ? 1 : -1);
+            if (start[p] == HEX_EMPTY) {
+                atomicAdd(&tables[2 * p + f - 1], 1u);
+                if (bw) atomicAdd(&tables[2 * C + 2 * p + f - 1], bw);
+            }
+        }
+        atomicAdd(&head.score2, (u64)(i64)score2);
+        atomicAdd(&head.playouts, 1u);
+        atomicAdd(&head.wins2, bw);
+    }
+    __syncthreads();
+    flush_stats(stats + (u64)leaf * stats_stride(C), tables, &head, C);
+}
+
+// Replay: thread i plays moves[i * max_moves ..] (compact cells, C = swap
+// as the second move, 0xFFFF = end) from the empty board, `first_color`
+// first.
+// Output: final colours, and result[i * 4 ..] = error (0 ok, else 1 + index
+// of the first bad move: occupied or played after the game ended), winner
+// (0 none, 1 Black, 2 White), moves applied, 0.
+template <int S>
+__device__ void hex_replay(const u16* __restrict__ moves, u32 max_moves, u32 sequences,
+                           i32 first_color, u8* __restrict__ boards_out, i32* __restrict__ result) {
+    const int C = hex_cells(S);
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= sequences) return;
+    HexBoard<S, true> b;
+    u8 zero[C];
+    for (int p = 0; p < C; ++p) zero[p] = 0;
+    b.load(zero, HexTables<S>::nbr(), HexTables<S>::mask());
+    u8 c = (u8)first_color;
+    int error = 0, winner = 0;
+    u32 t = 0;
+    for (; t < max_moves; ++t) {
+        u32 m = moves[(u64)i * max_moves + t];
+        if (m == 0xFFFF) break;
+        if (m == (u32)C && t == 1 && winner == 0) {
+            // Swap (second move only): the first stone changes colour and
+            // the turn passes on as after any move. A lone stone is its own
+            // root, so the forest needs no change.
+            for (int p = 0; p < C; ++p)
+                if (b.color[p] != HEX_EMPTY) b.color[p] ^= 3;
+            c ^= 3;
+            continue;
+        }
+        if (m >= (u32)C || b.color[m] != HEX_EMPTY || winner != 0) {
+            error = 1 + t;
+            break;
+        }
+        if (b.play(m, c)) winner = c;
+        c ^= 3;
+    }
+    for (int p = 0; p < C; ++p) boards_out[(u64)i * C + p] = b.color[p];
+    result[i * 4 + 0] = error;
+    result[i * 4 + 1] = winner;
+    result[i * 4 + 2] = t;
+    result[i * 4 + 3] = 0;
+}
+
+#define HEX_ENTRY(S)                                                                             \
+    extern "C" __global__ void hex_random_##S(const u8* boards, const HexLeaf* leaves, u32* stats, \
+                                              u32 playouts_per_leaf, u64 seed) {                 \
+        hex_playouts<S, true, false>(boards, leaves, stats, playouts_per_leaf, seed);            \
+    }                                                                                            \
+    extern "C" __global__ void hex_shared_##S(const u8* boards, const HexLeaf* leaves, u32* stats, \
+                                              u32 playouts_per_leaf, u64 seed) {                 \
+        hex_playouts<S, true, true>(boards, leaves, stats, playouts_per_leaf, seed);             \
+    }                                                                                            \
+    extern "C" __constant__ u32 hex_shared_bytes_##S = hex_shared_bytes<S>();                    \
+    extern "C" __global__ void hex_plainfind_##S(const u8* boards, const HexLeaf* leaves,        \
+                                                 u32* stats, u32 playouts_per_leaf, u64 seed) {  \
+        hex_playouts<S, false, false>(boards, leaves, stats, playouts_per_leaf, seed);           \
+    }                                                                                            \
+    extern "C" __global__ void hex_replay_##S(const u16* moves, u32 max_moves, u32 sequences,    \
+                                              i32 first_color, u8* boards_out, i32* result) {    \
+        hex_replay<S>(moves, max_moves, sequences, first_color, boards_out, result);             \
+    }
+
+HEX_ENTRY(4)
+HEX_ENTRY(6)
+HEX_ENTRY(8)
+HEX_ENTRY(10)

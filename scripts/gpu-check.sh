@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The one command to run on a GPU machine after changing GPU code:
+# exact replays and statistical checks against the CPU rules, then the
+# playout benchmark. The GPU machine has no Rust toolchain, so build the
+# binary elsewhere and copy it into .gpu/ (an ignored folder) first:
+#
+#   cargo build --release && mkdir -p .gpu && cp target/release/warpstone .gpu/
+#   # on the GPU machine, from the repository root:
+#   scripts/gpu-check.sh            # full check + bench
+#   scripts/gpu-check.sh quick      # fewer sequences and playouts
+#
+# WARPSTONE overrides the binary; extra arguments after the mode go to
+# `check-gpu`. The CPU reference counts of the statistical check are cached
+# in .gpu/cpu_ref.txt: compute them on a machine with a good CPU first
+# (`warpstone check-gpu --cpu-only --cache .gpu/cpu_ref.txt`) and carry the
+# file along, since the GPU machine's CPU side is slow.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin=${WARPSTONE:-.gpu/warpstone}
+if [[ ! -x $bin ]]; then
+    echo "gpu-check: no binary at $bin (build with cargo build --release and copy it to .gpu/)" >&2
+    exit 2
+fi
+
+# cudarc loads libcuda and libnvrtc at run time: put a CUDA toolkit's or a
+# PyPI wheel's NVRTC on the library path if the loader cannot see one.
+if ! ldconfig -p 2>/dev/null | grep -q 'libnvrtc\.so'; then
+    for dir in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+        "$(python3 -c 'import nvidia.cuda_nvrtc, os; print(os.path.dirname(nvidia.cuda_nvrtc.__file__) + "/lib")' 2>/dev/null || true)"; do
+        if [[ -n $dir && -d $dir ]] && ls "$dir"/libnvrtc.so* >/dev/null 2>&1; then
+            export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+            break
+        fi
+    done
+fi
+
+mode=${1:-full}
+shift || true
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+
+if [[ $mode == quick ]]; then
+    "$bin" check-gpu --sequences 1000 --positions 5 --gpu-playouts 20000 --cpu-playouts 5000 "$@"
+else
+    "$bin" check-gpu --sequences 10000 --positions 20 --gpu-playouts 100000 --cpu-playouts 100000 \
+        --cache .gpu/cpu_ref.txt "$@"
+fi
+"$bin" bench --backend cuda --game go --sizes 9,13,19 --leaves 256 --playouts 2048
+"$bin" bench --backend cuda --game havannah --sizes 4,8,10 --leaves 256 --playouts 2048

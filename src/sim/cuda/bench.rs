@@ -1,0 +1,160 @@
+//! `bench`: playouts per second of every kernel, size and policy.
+
+use super::check::fixed_positions;
+use super::device::{GoKernel, Gpu, HexVariant};
+use super::hex;
+use super::input::KernelPosition;
+use super::reference::{RefGo, RefHex};
+use super::simulator::CudaSimulator;
+use super::CudaError;
+use crate::sim::LeafStats;
+use std::time::Instant;
+
+/// One measured kernel configuration.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    pub game: &'static str,
+    pub size: usize,
+    pub kernel: &'static str,
+    pub policy: &'static str,
+    pub leaves: usize,
+    pub playouts_per_leaf: u32,
+    pub threads_per_sm: u32,
+    pub playouts_per_second: f64,
+    /// [`CudaSimulator::memory_bytes`] after the run.
+    pub memory_bytes: usize,
+    pub device: String,
+}
+
+impl std::fmt::Display for BenchLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{{\"backend\":\"cuda\",\"device\":\"{}\",\"game\":\"{}\",\"size\":{},\"kernel\":\"{}\",\"policy\":\"{}\",\"leaves\":{},\"playouts_per_leaf\":{},\"threads_per_sm\":{},\"playouts_per_second\":{:.0},\"memory_bytes\":{}}}",
+            self.device, self.game, self.size, self.kernel, self.policy, self.leaves, self.playouts_per_leaf, self.threads_per_sm, self.playouts_per_second, self.memory_bytes
+        )
+    }
+}
+
+/// Times `simulate` on `leaves` leaves (positions spread over a game) with
+/// `playouts_per_leaf` each, `repeats` times after one warm-up, for every
+/// Go size in `go_sizes` and Havannah side in `hex_sizes`, at each
+/// occupancy in `threads_per_sm` (empty: the tuned default).
+pub fn bench(
+    ordinal: usize,
+    go_sizes: &[usize],
+    hex_sizes: &[usize],
+    leaves: usize,
+    playouts_per_leaf: u32,
+    repeats: u32,
+    threads_per_sm: &[u32],
+) -> Result<Vec<BenchLine>, CudaError> {
+    let occupancies: Vec<Option<u32>> = if threads_per_sm.is_empty() {
+        vec![None]
+    } else {
+        threads_per_sm.iter().map(|&t| Some(t)).collect()
+    };
+    let gpu = Gpu::new(ordinal)?;
+    let device = gpu.info.name.clone();
+    let mut lines = Vec::new();
+    let mut go = CudaSimulator::<RefGo>::with_gpu(gpu);
+    for (kernel, &size) in GoKernel::ALL
+        .iter()
+        .flat_map(|k| go_sizes.iter().map(move |s| (*k, s)))
+        .filter(|(k, s)| k.supports(**s))
+    {
+        go.set_go_kernel(kernel);
+        let pos = fixed_positions(&RefGo::new(size, 7.5), leaves, size * size / 2, 7);
+        // The point kernel's occupancy follows from its block size alone.
+        let block = ((size * size) as u32).div_ceil(32) * 32;
+        let fixed = [None];
+        let sweep = if kernel == GoKernel::PointPerThread {
+            &fixed[..]
+        } else {
+            &occupancies[..]
+        };
+        for &tps in sweep {
+            go.set_threads_per_sm(tps);
+            let rate = time(&go, &pos, playouts_per_leaf, repeats)?;
+            lines.push(BenchLine {
+                threads_per_sm: match kernel {
+                    GoKernel::PointPerThread => block * (2048 / block).min(32),
+                    // As many boards as fit in shared memory (0: not swept).
+                    GoKernel::PlayoutPerThreadShared => 0,
+                    GoKernel::Bitboard => tps.unwrap_or(2048),
+                    GoKernel::PlayoutPerThread => {
+                        tps.unwrap_or_else(|| super::tuning::threads_per_sm(false, size * size))
+                    }
+                },
+                game: "go",
+                size,
+                kernel: kernel.name(),
+                policy: "random",
+                leaves,
+                playouts_per_leaf,
+                playouts_per_second: rate,
+                memory_bytes: go.memory_bytes(),
+                device: device.clone(),
+            });
+        }
+    }
+    let mut hav = CudaSimulator::<RefHex>::with_gpu(go.into_gpu());
+    for variant in HexVariant::ALL {
+        hav.set_hex_variant(variant);
+        for &side in hex_sizes {
+            let pos = fixed_positions(&RefHex::new(side), leaves, hex::cell_count(side) / 4, 7);
+            let fixed = [None];
+            let sweep = if variant == HexVariant::CompressShared {
+                &fixed[..]
+            } else {
+                &occupancies[..]
+            };
+            for &tps in sweep {
+                hav.set_threads_per_sm(tps);
+                let rate = time(&hav, &pos, playouts_per_leaf, repeats)?;
+                lines.push(BenchLine {
+                    threads_per_sm: match variant {
+                        HexVariant::CompressShared => 0,
+                        _ => tps.unwrap_or_else(|| {
+                            super::tuning::threads_per_sm(true, hex::cell_count(side))
+                        }),
+                    },
+                    game: "havannah",
+                    size: side,
+                    kernel: match variant {
+                        HexVariant::Compress => "playout-per-thread/compress",
+                        HexVariant::PlainFind => "playout-per-thread/plainfind",
+                        HexVariant::CompressShared => "playout-per-thread/compress/shared",
+                    },
+                    policy: "random",
+                    leaves,
+                    playouts_per_leaf,
+                    playouts_per_second: rate,
+                    memory_bytes: hav.memory_bytes(),
+                    device: device.clone(),
+                });
+            }
+        }
+    }
+    Ok(lines)
+}
+
+fn time<G: KernelPosition>(
+    sim: &CudaSimulator<G>,
+    leaves: &[G],
+    playouts: u32,
+    repeats: u32,
+) -> Result<f64, CudaError> {
+    let mut out = vec![LeafStats::default(); leaves.len()];
+    sim.try_simulate(leaves, playouts, 0, &mut out)?;
+    let mut times = Vec::new();
+    for r in 0..repeats.max(1) {
+        let t = Instant::now();
+        sim.try_simulate(leaves, playouts, r as u64 + 1, &mut out)?;
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    let median = times[times.len() / 2];
+    let total: u64 = out.iter().map(|s| s.playouts as u64).sum();
+    Ok(total as f64 / median)
+}

@@ -1,0 +1,554 @@
+//! `check_gpu`: the kernels against the CPU rules, exactly (replays) and
+//! statistically (win rates from fixed positions).
+//!
+//! Both checks are generic over [`KernelPosition`] + [`Rollout`], so they
+//! run against any CPU implementation of the rules; [`check_gpu`] uses the
+//! independent model in [`super::reference`].
+
+use super::device::{GoKernel, Gpu, HexVariant, GO_SIZES};
+use super::hex;
+use super::input::KernelPosition;
+use super::reference::{RefGo, RefHex};
+use super::replay::replay_check;
+use super::simulator::CudaSimulator;
+use super::CudaError;
+use crate::sim::cpu::CpuSimulator;
+use crate::sim::{FastRng, LeafStats, Rollout, Simulator};
+
+/// What to check and how hard.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    pub go_sizes: Vec<usize>,
+    pub hex_sizes: Vec<usize>,
+    /// Random move sequences replayed per game and size (0 skips the
+    /// replay check).
+    pub sequences: usize,
+    /// Fixed positions per game and size for the statistical check.
+    pub positions: usize,
+    /// GPU playouts per position.
+    pub gpu_playouts: u32,
+    /// CPU playouts per position (the CPU side is the slow one); boards
+    /// larger than 100 points get fewer, see [`CheckOptions::cpu_playouts_for`].
+    pub cpu_playouts: u32,
+    pub komi: f32,
+    pub seed: u64,
+    /// CPU threads for the reference side.
+    pub threads: usize,
+    /// Where to keep the reference side's win counts between runs, so a
+    /// machine with a weak CPU (the GPU machine here) can reuse counts
+    /// computed elsewhere. Keyed by game, size, position count, playouts
+    /// and seed; `None` computes every time.
+    pub cpu_cache: Option<std::path::PathBuf>,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            go_sizes: vec![9, 13, 19],
+            hex_sizes: vec![4, 8, 10],
+            sequences: 10_000,
+            positions: 20,
+            gpu_playouts: 100_000,
+            cpu_playouts: 100_000,
+            komi: 7.5,
+            seed: 1,
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            cpu_cache: None,
+        }
+    }
+}
+
+impl CheckOptions {
+    /// CPU playouts per position for a board of `points` points: the
+    /// reference model is slow on large boards, so they get fewer (the
+    /// z-test accounts for unequal sample sizes, at some loss of power).
+    pub fn cpu_playouts_for(&self, points: usize) -> u32 {
+        let scale = if points <= 100 {
+            1
+        } else if points <= 200 {
+            5
+        } else if points <= 300 {
+            10
+        } else {
+            50
+        };
+        (self.cpu_playouts / scale).max(1)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckLine {
+    pub name: String,
+    pub passed: bool,
+    pub detail: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CheckReport {
+    pub lines: Vec<CheckLine>,
+}
+
+impl CheckReport {
+    pub fn passed(&self) -> bool {
+        !self.lines.is_empty() && self.lines.iter().all(|l| l.passed)
+    }
+
+    fn push(&mut self, name: String, result: Result<(bool, String), CudaError>) {
+        let (passed, detail) = result.unwrap_or_else(|e| (false, format!("error: {e}")));
+        self.lines.push(CheckLine {
+            name,
+            passed,
+            detail,
+        });
+    }
+}
+
+impl std::fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for l in &self.lines {
+            writeln!(
+                f,
+                "{} {:<28} {}",
+                if l.passed { "PASS" } else { "FAIL" },
+                l.name,
+                l.detail
+            )?;
+        }
+        write!(
+            f,
+            "{}",
+            if self.passed() {
+                "all checks passed"
+            } else {
+                "CHECKS FAILED"
+            }
+        )
+    }
+}
+
+/// Runs both checks on GPU `ordinal` for every size in `opts`, against
+/// the independent reference model of [`super::reference`].
+pub fn check_gpu(ordinal: usize, opts: &CheckOptions) -> CheckReport {
+    check_gpu_with(ordinal, opts, &mut |_| {})
+}
+
+/// [`check_gpu`], calling `progress` as each line is decided.
+pub fn check_gpu_with(
+    ordinal: usize,
+    opts: &CheckOptions,
+    progress: &mut dyn FnMut(&CheckLine),
+) -> CheckReport {
+    check_against(
+        ordinal,
+        opts,
+        &CpuRules {
+            name: "ref",
+            go: |size, komi| Some(RefGo::new(size, komi)),
+            havannah: |side| Some(RefHex::new(side)),
+        },
+        progress,
+    )
+}
+
+/// A CPU implementation of both games' rules and light policies: how to
+/// make the empty board of a size (`None`: size not supported).
+pub struct CpuRules<Go, Hex, FGo, FHex>
+where
+    FGo: Fn(usize, f32) -> Option<Go>,
+    FHex: Fn(usize) -> Option<Hex>,
+{
+    /// Distinguishes cached reference counts of different rule sets.
+    pub name: &'static str,
+    pub go: FGo,
+    pub havannah: FHex,
+}
+
+fn push(
+    report: &mut CheckReport,
+    progress: &mut dyn FnMut(&CheckLine),
+    name: String,
+    result: Result<(bool, String), CudaError>,
+) {
+    report.push(name, result);
+    if let Some(line) = report.lines.last() {
+        progress(line);
+    }
+}
+
+fn unsupported(game: &'static str, size: usize) -> CudaError {
+    CudaError::UnsupportedSize {
+        game,
+        size,
+        supported: "what the CPU rules allow",
+    }
+}
+
+/// Both checks against any CPU rules.
+pub fn check_against<Go, Hex, FGo, FHex>(
+    ordinal: usize,
+    opts: &CheckOptions,
+    rules: &CpuRules<Go, Hex, FGo, FHex>,
+    progress: &mut dyn FnMut(&CheckLine),
+) -> CheckReport
+where
+    Go: KernelPosition + Rollout,
+    Hex: KernelPosition + Rollout,
+    FGo: Fn(usize, f32) -> Option<Go>,
+    FHex: Fn(usize) -> Option<Hex>,
+{
+    let mut report = CheckReport::default();
+    let gpu = match Gpu::new(ordinal) {
+        Ok(g) => g,
+        Err(e) => {
+            push(&mut report, progress, "open GPU".into(), Err(e));
+            return report;
+        }
+    };
+    for &size in opts.go_sizes.iter().filter(|_| opts.sequences > 0) {
+        let max_moves = if size >= 19 { 400 } else { 2 * size * size };
+        // The shared-memory flavour replays with the same kernel as (b).
+        for kernel in [
+            GoKernel::PlayoutPerThread,
+            GoKernel::PointPerThread,
+            GoKernel::Bitboard,
+        ] {
+            if !kernel.supports(size) {
+                continue;
+            }
+            let result = match (rules.go)(size, opts.komi) {
+                Some(start) => replay_check(&gpu, &start, opts, max_moves, kernel),
+                None => Err(unsupported("Go", size)),
+            };
+            push(
+                &mut report,
+                progress,
+                format!("go{size} {} replay", kernel.name()),
+                result,
+            );
+        }
+    }
+    for &side in opts.hex_sizes.iter().filter(|_| opts.sequences > 0) {
+        let result = match (rules.havannah)(side) {
+            Some(start) => replay_check(
+                &gpu,
+                &start,
+                opts,
+                hex::cell_count(side),
+                GoKernel::PlayoutPerThread,
+            ),
+            None => Err(unsupported("Havannah", side)),
+        };
+        push(
+            &mut report,
+            progress,
+            format!("havannah{side} replay"),
+            result,
+        );
+    }
+    let mut sim_go = CudaSimulator::<Go>::with_gpu(gpu);
+    for &size in opts.go_sizes.iter().filter(|_| opts.positions > 0) {
+        let Some(start) = (rules.go)(size, opts.komi) else {
+            push(
+                &mut report,
+                progress,
+                format!("go{size} win rates"),
+                Err(unsupported("Go", size)),
+            );
+            continue;
+        };
+        let positions = fixed_positions(&start, opts.positions, size * size, opts.seed);
+        let clock = std::time::Instant::now();
+        let cpu = cached_cpu_stats(
+            &format!("{}-go{size}", rules.name),
+            &positions,
+            opts.cpu_playouts_for(size * size),
+            opts,
+        );
+        progress(&CheckLine {
+            name: format!("go{size} cpu reference"),
+            passed: true,
+            detail: format!("{:.1} s", clock.elapsed().as_secs_f64()),
+        });
+        for kernel in GoKernel::ALL.into_iter().filter(|k| k.supports(size)) {
+            sim_go.set_go_kernel(kernel);
+            push(
+                &mut report,
+                progress,
+                format!("go{size} {} win rates", kernel.name()),
+                stats_check(&sim_go, &positions, &cpu, opts),
+            );
+        }
+    }
+    let mut sim_hex = CudaSimulator::<Hex>::with_gpu(sim_go.into_gpu());
+    for &side in opts.hex_sizes.iter().filter(|_| opts.positions > 0) {
+        let Some(start) = (rules.havannah)(side) else {
+            push(
+                &mut report,
+                progress,
+                format!("havannah{side} win rates"),
+                Err(unsupported("Havannah", side)),
+            );
+            continue;
+        };
+        let positions =
+            fixed_positions(&start, opts.positions, hex::cell_count(side) / 2, opts.seed);
+        let clock = std::time::Instant::now();
+        let cpu = cached_cpu_stats(
+            &format!("{}-havannah{side}", rules.name),
+            &positions,
+            opts.cpu_playouts_for(hex::cell_count(side)),
+            opts,
+        );
+        progress(&CheckLine {
+            name: format!("havannah{side} cpu reference"),
+            passed: true,
+            detail: format!("{:.1} s", clock.elapsed().as_secs_f64()),
+        });
+        for variant in HexVariant::ALL {
+            sim_hex.set_hex_variant(variant);
+            push(
+                &mut report,
+                progress,
+                format!("havannah{side} {} win rates", variant.name()),
+                stats_check(&sim_hex, &positions, &cpu, opts),
+            );
+        }
+    }
+    report
+}
+
+/// Computes the reference side of the statistical check into
+/// `opts.cpu_cache` without a GPU (run it on a machine with a good CPU,
+/// then carry the file to the GPU machine).
+pub fn fill_cpu_cache(opts: &CheckOptions) {
+    fill_cpu_cache_for(
+        opts,
+        &CpuRules {
+            name: "ref",
+            go: |size, komi| Some(RefGo::new(size, komi)),
+            havannah: |side| Some(RefHex::new(side)),
+        },
+    );
+}
+
+/// [`fill_cpu_cache`] for any CPU rules.
+pub fn fill_cpu_cache_for<Go, Hex, FGo, FHex>(
+    opts: &CheckOptions,
+    rules: &CpuRules<Go, Hex, FGo, FHex>,
+) where
+    Go: KernelPosition + Rollout,
+    Hex: KernelPosition + Rollout,
+    FGo: Fn(usize, f32) -> Option<Go>,
+    FHex: Fn(usize) -> Option<Hex>,
+{
+    for &size in &opts.go_sizes {
+        if let Some(start) = (rules.go)(size, opts.komi) {
+            let positions = fixed_positions(&start, opts.positions, size * size, opts.seed);
+            cached_cpu_stats(
+                &format!("{}-go{size}", rules.name),
+                &positions,
+                opts.cpu_playouts_for(size * size),
+                opts,
+            );
+        }
+    }
+    for &side in &opts.hex_sizes {
+        if let Some(start) = (rules.havannah)(side) {
+            let positions =
+                fixed_positions(&start, opts.positions, hex::cell_count(side) / 2, opts.seed);
+            cached_cpu_stats(
+                &format!("{}-havannah{side}", rules.name),
+                &positions,
+                opts.cpu_playouts_for(hex::cell_count(side)),
+                opts,
+            );
+        }
+    }
+}
+
+/// `count` positions reached by random legal play from `start`, the i-th
+/// after about `i * spread / count` moves.
+pub fn fixed_positions<G: KernelPosition>(
+    start: &G,
+    count: usize,
+    spread: usize,
+    seed: u64,
+) -> Vec<G> {
+    let mut out = Vec::with_capacity(count);
+    let mut legal = Vec::new();
+    for i in 0..count {
+        let mut rng = FastRng::new(seed.wrapping_add(1000 + i as u64));
+        let mut pos = start.clone();
+        let target = i * spread / count.max(1);
+        for _ in 0..target {
+            pos.legal_moves(&mut legal);
+            // Keep the positions live: no passes, stop short of the end.
+            legal.retain(|&m| Some(m) != pos.pass_move());
+            if legal.is_empty() {
+                break;
+            }
+            let mut next = pos.clone();
+            next.play_unchecked(legal[rng.below(legal.len() as u32) as usize]);
+            if next.outcome().is_some() {
+                break;
+            }
+            pos = next;
+        }
+        out.push(pos);
+    }
+    out
+}
+
+/// [`cpu_stats`] through the cache file of `opts`, one line per position:
+/// `key index playouts black_wins score_sum`.
+fn cached_cpu_stats<G: KernelPosition + Rollout>(
+    game: &str,
+    positions: &[G],
+    playouts: u32,
+    opts: &CheckOptions,
+) -> Vec<LeafStats> {
+    let key = format!(
+        "{game}/{}/{playouts}/{}/{}",
+        positions.len(),
+        opts.seed,
+        opts.komi
+    );
+    let Some(path) = &opts.cpu_cache else {
+        return cpu_stats(positions, playouts, opts);
+    };
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut cached = vec![None; positions.len()];
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() == 5 && f[0] == key {
+            if let (Ok(i), Ok(n), Ok(w), Ok(sc)) = (
+                f[1].parse::<usize>(),
+                f[2].parse::<u32>(),
+                f[3].parse::<f32>(),
+                f[4].parse::<f64>(),
+            ) {
+                if let Some(slot) = cached.get_mut(i) {
+                    *slot = Some(LeafStats {
+                        playouts: n,
+                        black_wins: w,
+                        score_sum: sc,
+                        ..LeafStats::default()
+                    });
+                }
+            }
+        }
+    }
+    if cached.iter().all(Option::is_some) {
+        return cached.into_iter().flatten().collect();
+    }
+    let stats = cpu_stats(positions, playouts, opts);
+    let mut text = text;
+    for (i, st) in stats.iter().enumerate() {
+        text.push_str(&format!(
+            "{key} {i} {} {} {}\n",
+            st.playouts, st.black_wins, st.score_sum
+        ));
+    }
+    if let Err(e) = std::fs::write(path, text) {
+        tracing::warn!("cannot write the check's CPU cache {}: {e}", path.display());
+    }
+    stats
+}
+
+/// The reference side of the statistical check, spread over threads.
+fn cpu_stats<G: KernelPosition + Rollout>(
+    positions: &[G],
+    playouts: u32,
+    opts: &CheckOptions,
+) -> Vec<LeafStats> {
+    let cpu = CpuSimulator::<G>::new();
+    let mut total = vec![LeafStats::default(); positions.len()];
+    let threads = opts.threads.max(1);
+    let per_thread = playouts.div_ceil(threads as u32);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let cpu = &cpu;
+                s.spawn(move || {
+                    let mut out = vec![LeafStats::default(); positions.len()];
+                    cpu.simulate(
+                        positions,
+                        per_thread,
+                        opts.seed ^ ((t as u64 + 1) << 32),
+                        &mut out,
+                    );
+                    out
+                })
+            })
+            .collect();
+        for h in handles {
+            if let Ok(part) = h.join() {
+                for (acc, p) in total.iter_mut().zip(part) {
+                    acc.playouts += p.playouts;
+                    acc.black_wins += p.black_wins;
+                    acc.score_sum += p.score_sum;
+                }
+            }
+        }
+    });
+    total
+}
+
+fn stats_check<G: KernelPosition>(
+    gpu: &CudaSimulator<G>,
+    positions: &[G],
+    cpu_stats: &[LeafStats],
+    opts: &CheckOptions,
+) -> Result<(bool, String), CudaError> {
+    let mut gpu_stats = vec![LeafStats::default(); positions.len()];
+    gpu.try_simulate(positions, opts.gpu_playouts, opts.seed, &mut gpu_stats)?;
+    let mut worst = 0.0f64;
+    let mut worst_at = 0;
+    let mut bad_count = 0;
+    for (i, (g, c)) in gpu_stats.iter().zip(cpu_stats).enumerate() {
+        if g.playouts != opts.gpu_playouts {
+            return Err(CudaError::Input(format!(
+                "position {i}: GPU ran {} playouts, asked {}",
+                g.playouts, opts.gpu_playouts
+            )));
+        }
+        let (ng, nc) = (g.playouts as f64, c.playouts as f64);
+        let (pg, pc) = (g.black_wins as f64 / ng, c.black_wins as f64 / nc);
+        let pooled = (g.black_wins as f64 + c.black_wins as f64) / (ng + nc);
+        let se = (pooled * (1.0 - pooled) * (1.0 / ng + 1.0 / nc)).sqrt();
+        let z = if se > 0.0 {
+            (pg - pc).abs() / se
+        } else if pg == pc {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+        if z >= 4.0 {
+            bad_count += 1;
+        }
+        if z > worst {
+            worst = z;
+            worst_at = i;
+        }
+    }
+    let g = &gpu_stats[worst_at];
+    let c = &cpu_stats[worst_at];
+    Ok((
+        bad_count == 0,
+        format!(
+            "{} positions, gpu {} / cpu {} playouts each; worst z {:.2} at {} (gpu {:.4}, cpu {:.4}; mean score gpu {:.2} cpu {:.2})",
+            positions.len(),
+            opts.gpu_playouts,
+            c.playouts,
+            worst,
+            worst_at,
+            g.black_wins as f64 / g.playouts.max(1) as f64,
+            c.black_wins as f64 / c.playouts.max(1) as f64,
+            g.score_sum / g.playouts.max(1) as f64,
+            c.score_sum / c.playouts.max(1) as f64,
+        ),
+    ))
+}
+
+/// Go sizes with kernels (re-exported for the CLI).
+pub const GO_KERNEL_SIZES: [usize; 3] = GO_SIZES;

@@ -1,0 +1,548 @@
+//! The driver side: device discovery, one context with its compiled
+//! modules, and typed kernel launches.
+
+use super::compile::{compile, Source};
+use super::hex::{self, HexGeometry};
+use super::CudaError;
+use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
+use std::sync::Arc;
+
+/// One usable GPU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    pub ordinal: usize,
+    pub name: String,
+    pub compute_capability: (i32, i32),
+    pub multiprocessors: i32,
+    pub total_memory: usize,
+}
+
+impl DeviceInfo {
+    /// NVRTC architecture name for this device, e.g. `compute_90`.
+    pub fn arch(&self) -> String {
+        format!(
+            "compute_{}{}",
+            self.compute_capability.0, self.compute_capability.1
+        )
+    }
+}
+
+/// True when libcuda can be loaded; asked before any driver call because
+/// cudarc panics without it.
+pub fn driver_present() -> bool {
+    // SAFETY: only tries to dlopen candidate library names.
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
+/// Lists usable GPUs. No library or no device is an error, not a panic.
+pub fn probe() -> Result<Vec<DeviceInfo>, CudaError> {
+    if !driver_present() {
+        return Err(CudaError::NoDriverLibrary);
+    }
+    cudarc::driver::result::init().map_err(|e| match e.0 {
+        cudarc::driver::sys::CUresult::CUDA_ERROR_NO_DEVICE => CudaError::NoDevice,
+        _ => e.into(),
+    })?;
+    let count = CudaContext::device_count()?;
+    if count <= 0 {
+        return Err(CudaError::NoDevice);
+    }
+    (0..count as usize)
+        .map(|i| describe(&CudaContext::new(i)?))
+        .collect()
+}
+
+fn describe(ctx: &Arc<CudaContext>) -> Result<DeviceInfo, CudaError> {
+    Ok(DeviceInfo {
+        ordinal: ctx.ordinal(),
+        name: ctx.name()?,
+        compute_capability: ctx.compute_capability()?,
+        multiprocessors: ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+        total_memory: ctx.total_mem()?,
+    })
+}
+
+/// Which Havannah find the playout kernel uses (paper 000 found no path
+/// compression faster on its GPU; both are kept to measure that).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HexVariant {
+    /// Two-pass path compression.
+    Compress,
+    /// Plain find, no compression.
+    PlainFind,
+    /// Two-pass compression, each thread's board in shared memory.
+    CompressShared,
+}
+
+impl HexVariant {
+    pub fn name(self) -> &'static str {
+        match self {
+            HexVariant::Compress => "compress",
+            HexVariant::PlainFind => "plainfind",
+            HexVariant::CompressShared => "compress/shared",
+        }
+    }
+
+    pub const ALL: [HexVariant; 3] = [
+        HexVariant::Compress,
+        HexVariant::PlainFind,
+        HexVariant::CompressShared,
+    ];
+}
+
+/// Which Go playout kernel runs (paper 004's two layouts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoKernel {
+    /// (b) One playout per thread on a compact board in local memory.
+    PlayoutPerThread,
+    /// (a) One board per block, one thread per point, in shared memory.
+    PointPerThread,
+    /// (b) with each thread's board in shared memory instead.
+    PlayoutPerThreadShared,
+    /// (b) with the whole board in registers as two bit sets.
+    Bitboard,
+}
+
+impl GoKernel {
+    pub const ALL: [GoKernel; 4] = [
+        GoKernel::PlayoutPerThread,
+        GoKernel::PointPerThread,
+        GoKernel::PlayoutPerThreadShared,
+        GoKernel::Bitboard,
+    ];
+
+    /// Whether this kernel exists for `size`x`size` boards (all do for
+    /// the sizes in [`GO_SIZES`]).
+    pub fn supports(self, size: usize) -> bool {
+        GO_SIZES.contains(&size)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GoKernel::PlayoutPerThread => "playout-per-thread",
+            GoKernel::PointPerThread => "point-per-thread",
+            GoKernel::PlayoutPerThreadShared => "playout-per-thread/shared",
+            GoKernel::Bitboard => "playout-per-thread/bitboard",
+        }
+    }
+}
+
+/// A context on one GPU with every kernel compiled and loaded.
+pub struct Gpu {
+    pub info: DeviceInfo,
+    pub ctx: Arc<CudaContext>,
+    pub stream: Arc<CudaStream>,
+    go: Arc<CudaModule>,
+    hex: Arc<CudaModule>,
+    /// Largest per-thread local memory of a kernel launched so far; the
+    /// driver reserves it for every thread the device can hold.
+    local_bytes_per_thread: std::sync::atomic::AtomicUsize,
+    /// Playout threads launched per multiprocessor; `None` uses
+    /// [`super::tuning::threads_per_sm`] for the game and size.
+    pub threads_per_sm: Option<u32>,
+}
+
+pub const GO_SIZES: [usize; 3] = [9, 13, 19];
+
+impl Gpu {
+    pub fn new(ordinal: usize) -> Result<Gpu, CudaError> {
+        let devices = probe()?;
+        let info = devices
+            .into_iter()
+            .find(|d| d.ordinal == ordinal)
+            .ok_or(CudaError::NoDevice)?;
+        let ctx = CudaContext::new(ordinal)?;
+        let stream = ctx.new_stream()?;
+        let arch = info.arch();
+        let go = ctx.load_module(compile(Source::Go, &arch)?)?;
+        let hex = ctx.load_module(compile(Source::Havannah, &arch)?)?;
+        for side in hex::SIZES {
+            let g = HexGeometry::new(side);
+            let mut nbr = hex.get_global(&format!("hex_nbr_{side}"), &stream)?;
+            // SAFETY: the symbol is `short[cells * 6]`; the view is
+            // reinterpreted with exactly that length.
+            let mut nbr16 = unsafe { nbr.transmute_mut::<i16>(g.neighbours.len()) }
+                .ok_or_else(|| CudaError::Driver(format!("hex_nbr_{side} has the wrong size")))?;
+            stream.memcpy_htod(&g.neighbours, &mut nbr16)?;
+            let mut mask = hex.get_global(&format!("hex_mask_{side}"), &stream)?;
+            // SAFETY: the symbol is `unsigned short[cells]`.
+            let mut mask16 = unsafe { mask.transmute_mut::<u16>(g.masks.len()) }
+                .ok_or_else(|| CudaError::Driver(format!("hex_mask_{side} has the wrong size")))?;
+            stream.memcpy_htod(&g.masks, &mut mask16)?;
+        }
+        stream.synchronize()?;
+        Ok(Gpu {
+            info,
+            ctx,
+            stream,
+            go,
+            hex,
+            threads_per_sm: None,
+            local_bytes_per_thread: Default::default(),
+        })
+    }
+
+    fn go_function(&self, kind: &str, size: usize) -> Result<CudaFunction, CudaError> {
+        if !GO_SIZES.contains(&size) {
+            return Err(CudaError::UnsupportedSize {
+                game: "Go",
+                size,
+                supported: "9, 13, 19",
+            });
+        }
+        Ok(self.go.load_function(&format!("go_{kind}_{size}"))?)
+    }
+
+    fn go_bits_function(&self, kind: &str, size: usize) -> Result<CudaFunction, CudaError> {
+        if !GO_SIZES.contains(&size) {
+            return Err(CudaError::UnsupportedSize {
+                game: "Go",
+                size,
+                supported: "9, 13, 19",
+            });
+        }
+        Ok(self.go.load_function(&format!("go_bits_{kind}_{size}"))?)
+    }
+
+    fn hex_function(&self, kind: &str, side: usize) -> Result<CudaFunction, CudaError> {
+        if !hex::SIZES.contains(&side) {
+            return Err(CudaError::UnsupportedSize {
+                game: "Havannah",
+                size: side,
+                supported: "4, 6, 8, 10",
+            });
+        }
+        Ok(self.hex.load_function(&format!("hex_{kind}_{side}"))?)
+    }
+
+    /// Launches light Go playouts: `leaves` headers (4 × i32 each: to
+    /// move, ko, passes, komi in half points), `boards` (size² bytes per
+    /// leaf), accumulating into `stats` (per-leaf blocks, see common.cuh).
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_go(
+        &self,
+        size: usize,
+        kernel: GoKernel,
+        boards: &CudaSlice<u8>,
+        leaves: &CudaSlice<i32>,
+        stats: &mut CudaSlice<u32>,
+        leaf_count: u32,
+        playouts_per_leaf: u32,
+        seed: u64,
+    ) -> Result<(), CudaError> {
+        let sms = self.info.multiprocessors.max(1) as u32;
+        let (f, cfg) = match kernel {
+            GoKernel::PlayoutPerThread => (
+                self.go_function("random", size)?,
+                playout_config(
+                    leaf_count,
+                    playouts_per_leaf,
+                    sms,
+                    self.threads_per_sm
+                        .unwrap_or(super::tuning::threads_per_sm(false, size * size)),
+                ),
+            ),
+            GoKernel::PointPerThread => (
+                self.go_function("points_random", size)?,
+                point_config(leaf_count, playouts_per_leaf, sms, size),
+            ),
+            GoKernel::Bitboard => (
+                self.go_bits_function("random", size)?,
+                playout_config(
+                    leaf_count,
+                    playouts_per_leaf,
+                    sms,
+                    self.threads_per_sm.unwrap_or(2048),
+                ),
+            ),
+            GoKernel::PlayoutPerThreadShared => {
+                let f = self.go_function("shared", size)?;
+                let per_thread =
+                    self.read_global_u32(&self.go, &format!("go_shared_bytes_{size}"))?;
+                let cfg = self.shared_config(&f, per_thread, leaf_count, playouts_per_leaf)?;
+                (f, cfg)
+            }
+        };
+        self.note_local_memory(&f);
+        let mut b = self.stream.launch_builder(&f);
+        b.arg(boards)
+            .arg(leaves)
+            .arg(stats)
+            .arg(&playouts_per_leaf)
+            .arg(&seed);
+        // SAFETY: go_random_N and go_points_random_N(const u8* boards,
+        // const GoLeaf* leaves, u32* stats, u32 playouts_per_leaf, u64
+        // seed): boards holds leaf_count ×
+        // N² bytes, leaves leaf_count × 4 i32 (GoLeaf), stats leaf_count ×
+        // stats_stride(N²) u32; the grid's y extent is leaf_count.
+        unsafe { b.launch(cfg) }?;
+        Ok(())
+    }
+
+    fn note_local_memory(&self, f: &CudaFunction) {
+        if let Ok(bytes) = f.local_size_bytes() {
+            self.local_bytes_per_thread
+                .fetch_max(bytes.max(0) as usize, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Device memory the driver reserves for the kernels' local memory
+    /// (per-thread boards): the largest per-thread size launched so far
+    /// times the threads the device can hold (2048 per multiprocessor).
+    pub fn local_memory_bytes(&self) -> usize {
+        self.local_bytes_per_thread
+            .load(std::sync::atomic::Ordering::Relaxed)
+            * self.info.multiprocessors.max(0) as usize
+            * 2048
+    }
+
+    /// A `u32` the kernels export as a `__constant__` (sizes of device
+    /// structs the host must not guess).
+    fn read_global_u32(&self, module: &Arc<CudaModule>, name: &str) -> Result<u32, CudaError> {
+        let mut symbol = module.get_global(name, &self.stream)?;
+        // SAFETY: the symbol is one `u32` (`extern "C" __constant__ u32`).
+        let view = unsafe { symbol.transmute_mut::<u32>(1) }
+            .ok_or_else(|| CudaError::Driver(format!("{name} is not a u32")))?;
+        let mut out = [0u32];
+        self.stream.memcpy_dtoh(&view, &mut out)?;
+        self.stream.synchronize()?;
+        Ok(out[0])
+    }
+
+    /// Grid for a kernel whose threads keep their boards in dynamic shared
+    /// memory (`per_thread` bytes each): one block per multiprocessor with
+    /// as many threads as fit, every leaf getting at least one block.
+    fn shared_config(
+        &self,
+        f: &CudaFunction,
+        per_thread: u32,
+        leaves: u32,
+        playouts_per_leaf: u32,
+    ) -> Result<LaunchConfig, CudaError> {
+        let optin = self
+            .ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?
+            as u32;
+        let fixed = f.shared_size_bytes()? as u32 + 1024;
+        let fit = optin.saturating_sub(fixed) / per_thread.max(1);
+        if fit == 0 {
+            return Err(CudaError::Input(format!(
+                "a {per_thread}-byte board does not fit in shared memory"
+            )));
+        }
+        let threads = if fit >= 64 {
+            (fit / 32 * 32).min(256)
+        } else {
+            fit
+        };
+        let dynamic = threads * per_thread;
+        f.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            dynamic as i32,
+        )?;
+        let sms = self.info.multiprocessors.max(1) as u32;
+        let blocks = sms
+            .div_ceil(leaves.max(1))
+            .clamp(1, playouts_per_leaf.div_ceil(threads).max(1));
+        Ok(LaunchConfig {
+            grid_dim: (blocks, leaves, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: dynamic,
+        })
+    }
+
+    /// Launches Havannah playouts; like [`Gpu::launch_go`] with 4 × i32
+    /// headers (to move, padding) and one byte per cell.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_hex(
+        &self,
+        side: usize,
+        variant: HexVariant,
+        boards: &CudaSlice<u8>,
+        leaves: &CudaSlice<i32>,
+        stats: &mut CudaSlice<u32>,
+        leaf_count: u32,
+        playouts_per_leaf: u32,
+        seed: u64,
+    ) -> Result<(), CudaError> {
+        let kind = match variant {
+            HexVariant::Compress => "random",
+            HexVariant::PlainFind => "plainfind",
+            HexVariant::CompressShared => "shared",
+        };
+        let f = self.hex_function(kind, side)?;
+        let cfg = if variant == HexVariant::CompressShared {
+            let per_thread =
+                self.read_global_u32(&self.hex, &format!("hex_shared_bytes_{side}"))?;
+            self.shared_config(&f, per_thread, leaf_count, playouts_per_leaf)?
+        } else {
+            playout_config(
+                leaf_count,
+                playouts_per_leaf,
+                self.info.multiprocessors.max(1) as u32,
+                self.threads_per_sm
+                    .unwrap_or(super::tuning::threads_per_sm(true, hex::cell_count(side))),
+            )
+        };
+        self.note_local_memory(&f);
+        let mut b = self.stream.launch_builder(&f);
+        b.arg(boards)
+            .arg(leaves)
+            .arg(stats)
+            .arg(&playouts_per_leaf)
+            .arg(&seed);
+        // SAFETY: hex_{random,plainfind,shared}_S(const u8* boards, const HexLeaf*
+        // leaves, u32* stats, u32 playouts_per_leaf, u64 seed): boards
+        // holds leaf_count × cells bytes, leaves leaf_count × 4 i32, stats
+        // leaf_count × stats_stride(cells) u32; grid y = leaf_count.
+        unsafe { b.launch(cfg) }?;
+        Ok(())
+    }
+
+    /// Replays Go move sequences (`max_moves` u16 per sequence, 0xFFFF
+    /// ends one early) from the empty board. Returns (final boards,
+    /// 4 i32 results per sequence).
+    pub fn replay_go(
+        &self,
+        size: usize,
+        kernel: GoKernel,
+        moves: &[u16],
+        max_moves: usize,
+    ) -> Result<(Vec<u8>, Vec<i32>), CudaError> {
+        let f = match kernel {
+            GoKernel::PlayoutPerThread | GoKernel::PlayoutPerThreadShared => {
+                self.go_function("replay", size)?
+            }
+            GoKernel::PointPerThread => self.go_function("points_replay", size)?,
+            GoKernel::Bitboard => self.go_bits_function("replay", size)?,
+        };
+        let sequences = check_sequences(moves.len(), max_moves)?;
+        let d_moves = self.stream.clone_htod(moves)?;
+        let mut d_boards = self.stream.alloc_zeros::<u8>(sequences * size * size)?;
+        let mut d_result = self.stream.alloc_zeros::<i32>(sequences * 4)?;
+        let (max, seqs) = (max_moves as u32, sequences as u32);
+        let mut b = self.stream.launch_builder(&f);
+        b.arg(&d_moves)
+            .arg(&max)
+            .arg(&seqs)
+            .arg(&mut d_boards)
+            .arg(&mut d_result);
+        // SAFETY: go_replay_N and go_points_replay_N(const u16* moves, u32
+        // max_moves, u32 sequences, u8* boards_out, i32* result): moves has
+        // sequences × max_moves entries, boards_out sequences × N², result
+        // sequences × 4. The point kernel runs one block per sequence.
+        let cfg = match kernel {
+            GoKernel::PlayoutPerThread | GoKernel::PlayoutPerThreadShared | GoKernel::Bitboard => {
+                replay_config(seqs)
+            }
+            GoKernel::PointPerThread => LaunchConfig {
+                grid_dim: (seqs.max(1), 1, 1),
+                block_dim: (point_block(size), 1, 1),
+                shared_mem_bytes: 0,
+            },
+        };
+        unsafe { b.launch(cfg) }?;
+        Ok((
+            self.stream.clone_dtoh(&d_boards)?,
+            self.stream.clone_dtoh(&d_result)?,
+        ))
+    }
+
+    /// Replays Havannah sequences; `first` is the colour code moving first.
+    pub fn replay_hex(
+        &self,
+        side: usize,
+        moves: &[u16],
+        max_moves: usize,
+        first: i32,
+    ) -> Result<(Vec<u8>, Vec<i32>), CudaError> {
+        let f = self.hex_function("replay", side)?;
+        let cells = hex::cell_count(side);
+        let sequences = check_sequences(moves.len(), max_moves)?;
+        let d_moves = self.stream.clone_htod(moves)?;
+        let mut d_boards = self.stream.alloc_zeros::<u8>(sequences * cells)?;
+        let mut d_result = self.stream.alloc_zeros::<i32>(sequences * 4)?;
+        let (max, seqs) = (max_moves as u32, sequences as u32);
+        let mut b = self.stream.launch_builder(&f);
+        b.arg(&d_moves)
+            .arg(&max)
+            .arg(&seqs)
+            .arg(&first)
+            .arg(&mut d_boards)
+            .arg(&mut d_result);
+        // SAFETY: hex_replay_S(const u16* moves, u32 max_moves, u32
+        // sequences, i32 first_color, u8* boards_out, i32* result): sizes
+        // as for Go with `cells` bytes per board.
+        unsafe { b.launch(replay_config(seqs)) }?;
+        Ok((
+            self.stream.clone_dtoh(&d_boards)?,
+            self.stream.clone_dtoh(&d_result)?,
+        ))
+    }
+}
+
+fn check_sequences(len: usize, max_moves: usize) -> Result<usize, CudaError> {
+    if max_moves == 0 || !len.is_multiple_of(max_moves) {
+        return Err(CudaError::Input(format!(
+            "{len} moves is not a whole number of {max_moves}-move sequences"
+        )));
+    }
+    Ok(len / max_moves)
+}
+
+/// Grid for `leaves` leaves: about `threads_per_sm` threads per
+/// multiprocessor in all, each looping over its leaf's playouts.
+fn playout_config(
+    leaves: u32,
+    playouts_per_leaf: u32,
+    multiprocessors: u32,
+    threads_per_sm: u32,
+) -> LaunchConfig {
+    let block = super::tuning::PLAYOUT_BLOCK;
+    let wanted = (multiprocessors as u64 * threads_per_sm as u64)
+        .div_ceil(leaves.max(1) as u64 * block as u64);
+    let blocks_per_leaf = wanted.clamp(1, playouts_per_leaf.div_ceil(block).max(1) as u64) as u32;
+    LaunchConfig {
+        grid_dim: (blocks_per_leaf, leaves, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+/// Threads of a one-point-per-thread block: the board's points rounded up
+/// to whole warps.
+fn point_block(size: usize) -> u32 {
+    ((size * size) as u32).div_ceil(32) * 32
+}
+
+/// Grid of the one-point-per-thread kernel: one board per block, enough
+/// blocks to fill every multiprocessor (at most 32 resident blocks each),
+/// each block looping over its leaf's playouts.
+fn point_config(
+    leaves: u32,
+    playouts_per_leaf: u32,
+    multiprocessors: u32,
+    size: usize,
+) -> LaunchConfig {
+    let block = point_block(size);
+    let per_sm = (2048 / block).min(32);
+    let wanted = (multiprocessors * per_sm).div_ceil(leaves.max(1));
+    LaunchConfig {
+        grid_dim: (wanted.clamp(1, playouts_per_leaf.max(1)), leaves, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+fn replay_config(sequences: u32) -> LaunchConfig {
+    let block = super::tuning::REPLAY_BLOCK;
+    LaunchConfig {
+        grid_dim: (sequences.div_ceil(block).max(1), 1, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}

@@ -1,0 +1,130 @@
+//! The CUDA leaf-simulation backend.
+//!
+//! The UCT tree stays on the host; [`CudaSimulator`] sends batches of leaves
+//! to playout kernels (Go: one light playout per thread on a compact board
+//! with pseudo-liberty strings; Havannah: one playout per thread with a
+//! disjoint-set forest, after paper 000) and turns the per-leaf counters
+//! they return into [`crate::sim::LeafStats`].
+//!
+//! Everything loads at run time: the CUDA driver and NVRTC through cudarc's
+//! dynamic loading (the build needs no CUDA toolkit), the kernels from
+//! `kernels/*.cu` (embedded) compiled by NVRTC for the device's own
+//! `compute_XY`. Every failure — no library, no device, a compile error
+//! with its log — is a [`CudaError`], never a panic: the library presence
+//! is checked before the first cudarc call, because cudarc panics when it
+//! cannot load one.
+//!
+//! - [`compile`]: kernel sources and NVRTC; [`compile_all`] needs no GPU.
+//! - [`device`]: the driver side: context, modules, launches.
+//! - [`hex`]: Havannah board geometry shared by the host and the kernels.
+//! - [`input`]: how a position becomes kernel input ([`KernelPosition`]).
+//! - [`simulator`]: the simulator itself, [`CudaSimulator`].
+//! - [`reference`]: a small independent CPU model of both kernels' rules,
+//!   for the exact replay check.
+//! - [`check`], [`replay`], [`bench`]: `check_gpu` (statistical part and
+//!   orchestration; exact replays) and `bench`.
+
+pub mod bench;
+pub mod check;
+pub mod compile;
+pub mod device;
+pub mod hex;
+pub mod input;
+pub mod reference;
+pub mod replay;
+pub mod simulator;
+
+pub use bench::{bench, BenchLine};
+pub use check::{
+    check_against, check_gpu, check_gpu_with, fill_cpu_cache, fill_cpu_cache_for, CheckLine,
+    CheckOptions, CheckReport, CpuRules,
+};
+pub use compile::compile_all;
+pub use device::{probe, DeviceInfo, GoKernel, Gpu, HexVariant};
+pub use input::{GoLeafInput, HexLeafInput, KernelInput, KernelPosition};
+pub use simulator::CudaSimulator;
+
+/// Tuning constants of the CUDA backend, in one place.
+pub mod tuning {
+    /// Threads per block of the playout kernels. Each block serves one leaf
+    /// and keeps that leaf's counters in shared memory.
+    pub const PLAYOUT_BLOCK: u32 = 128;
+    /// Playout threads per multiprocessor for a board of `points` points
+    /// (`havannah`: cells). Each thread's board lives in local memory, so
+    /// fewer threads that stay in L1 can beat full occupancy. Measured
+    /// with `gpu_probe bench ... 128,256,512,1024,2048` on an H200
+    /// (2026-11-21): Go 9x9 best at 128, 13x13 and 19x19 at 2048;
+    /// Havannah side 4 at 512, sides 8 and 10 at 1024.
+    pub fn threads_per_sm(havannah: bool, points: usize) -> u32 {
+        match (havannah, points) {
+            (false, 0..=100) => 128,
+            (false, _) => 2048,
+            (true, 0..=60) => 512,
+            (true, _) => 1024,
+        }
+    }
+    /// The Go kernel `CudaSimulator` uses unless told otherwise. Measured
+    /// (H200, 256 leaves × 2048 playouts, playouts/s): 9x9 bitboard 16.0M,
+    /// shared 12.1M, local 7.9M, point-per-thread 5.3M; 13x13 bitboard
+    /// 4.1M, shared 3.0M, local 2.5M, point 1.4M; 19x19 local 1.01M,
+    /// shared 0.73M, bitboard 0.69M, point 0.30M.
+    pub fn go_kernel(points: usize) -> super::GoKernel {
+        if points <= 169 {
+            super::GoKernel::Bitboard
+        } else {
+            super::GoKernel::PlayoutPerThread
+        }
+    }
+
+    /// The Havannah variant `CudaSimulator` uses unless told otherwise.
+    /// Measured as above: side 4 shared 371M, compress 329M, plain find
+    /// 345M; side 8 shared 37.7M, compress 26.8M; side 10 compress 16.4M,
+    /// plain find 16.3M, shared 15.9M.
+    pub fn hex_variant(cells: usize) -> super::HexVariant {
+        if cells <= 169 {
+            super::HexVariant::CompressShared
+        } else {
+            super::HexVariant::Compress
+        }
+    }
+
+    /// Threads per block of the replay kernels.
+    pub const REPLAY_BLOCK: u32 = 128;
+    /// Upper bound on device memory one simulator allocates (statistics,
+    /// boards, leaf headers); batches larger than this are split.
+    pub const MAX_DEVICE_BYTES: usize = 256 << 20;
+}
+
+/// Why the CUDA backend cannot do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum CudaError {
+    #[error("the CUDA driver library (libcuda) is not present")]
+    NoDriverLibrary,
+    #[error("the NVRTC library (libnvrtc) is not present")]
+    NoNvrtcLibrary,
+    #[error("no CUDA device is available")]
+    NoDevice,
+    #[error("CUDA driver call failed: {0}")]
+    Driver(String),
+    #[error("NVRTC could not compile {kernel} for {arch}: {message}\n{log}")]
+    Compile {
+        kernel: &'static str,
+        arch: String,
+        message: String,
+        log: String,
+    },
+    #[error("unsupported board size {size} for {game} (kernels exist for {supported})")]
+    UnsupportedSize {
+        game: &'static str,
+        size: usize,
+        supported: &'static str,
+    },
+    #[error("invalid input: {0}")]
+    Input(String),
+}
+
+impl From<cudarc::driver::DriverError> for CudaError {
+    fn from(e: cudarc::driver::DriverError) -> Self {
+        CudaError::Driver(format!("{e:?}"))
+    }
+}
