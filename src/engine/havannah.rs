@@ -14,9 +14,7 @@ use crate::protocol::reply::{
 use crate::protocol::{parse_htp, HexMove, HtpCommand, TimeOption, HTP_COMMANDS};
 use crate::search::time::{Clock, TimeControl};
 use crate::search::{Decision, Limits};
-use crate::sim::cpu::CpuSimulator;
 use crate::sim::LeafStats;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Side length a fresh engine starts with: 8 (169 cells), LittleGolem's and
@@ -58,7 +56,7 @@ pub struct HavannahSession {
 
 impl HavannahSession {
     pub fn new(options: EngineOptions) -> Self {
-        let sim = Arc::new(CpuSimulator::<Position>::new());
+        let sim = super::simulator_for::<Position>(&options.backend);
         HavannahSession {
             thinker: Thinker::new(options.search.clone(), sim),
             options,

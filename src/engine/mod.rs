@@ -13,7 +13,7 @@ pub mod think;
 
 use crate::protocol::{self, line, Line};
 use connection::Connection;
-pub use options::EngineOptions;
+pub use options::{Backend, EngineOptions};
 
 /// What a session answers to one command.
 #[derive(Debug, Clone, PartialEq)]
@@ -145,6 +145,30 @@ pub fn apply_time_left(
         stones,
     );
     Reply::empty()
+}
+
+/// The simulator for a session: the GPUs' kernels if the backend says so
+/// and they open, else the CPU simulator (logged, never fatal: the CLI has
+/// already refused `--backend cuda` without a usable GPU).
+pub fn simulator_for<G>(backend: &Backend) -> std::sync::Arc<dyn crate::sim::Simulator<G>>
+where
+    G: crate::sim::Rollout + crate::sim::cuda::KernelPosition,
+{
+    if let Backend::Cuda { gpus } = backend {
+        let started = std::time::Instant::now();
+        match crate::sim::cuda::GpuSimulator::<G>::new(gpus) {
+            Ok(sim) => {
+                tracing::info!(
+                    "playouts on {} GPU(s), kernels compiled in {:.1} s",
+                    sim.gpu_count(),
+                    started.elapsed().as_secs_f64()
+                );
+                return std::sync::Arc::new(sim);
+            }
+            Err(e) => tracing::error!("cannot use the GPU ({e}); playouts run on the CPU"),
+        }
+    }
+    std::sync::Arc::new(crate::sim::cpu::CpuSimulator::<G>::new())
 }
 
 /// Which game and protocol to speak.

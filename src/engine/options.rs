@@ -4,8 +4,19 @@
 use crate::search::SearchConfig;
 use std::time::Duration;
 
+/// Where leaf playouts run.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Backend {
+    #[default]
+    Cpu,
+    /// CUDA kernels on these GPUs.
+    Cuda { gpus: Vec<usize> },
+}
+
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
+    /// Where playouts run.
+    pub backend: Backend,
     /// Search threads, memory cap, seed, resign threshold.
     pub search: SearchConfig,
     /// Fixed playouts per move (reproducible matches and tests).
@@ -33,6 +44,7 @@ pub const DEFAULT_SCORING_PLAYOUTS: u32 = 2_000;
 impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
+            backend: Backend::Cpu,
             search: SearchConfig::default(),
             playouts: None,
             time_per_move: None,

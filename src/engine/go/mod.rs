@@ -23,7 +23,6 @@ use crate::protocol::reply::{
 use crate::protocol::vertex::Vertex;
 use crate::protocol::TimeSystem;
 use crate::search::time::Clock;
-use crate::sim::cpu::CpuSimulator;
 use crate::sim::Simulator;
 use std::sync::Arc;
 
@@ -49,7 +48,7 @@ pub struct GoSession {
 
 impl GoSession {
     pub fn new(options: EngineOptions) -> GoSession {
-        let sim: Arc<dyn Simulator<Position>> = Arc::new(CpuSimulator::<Position>::new());
+        let sim: Arc<dyn Simulator<Position>> = super::simulator_for::<Position>(&options.backend);
         let pos = Position::new(DEFAULT_SIZE, DEFAULT_KOMI).expect("default size is valid");
         GoSession {
             record: setup::empty_record(&pos),

@@ -30,6 +30,8 @@ pub mod compile;
 pub mod device;
 pub mod hex;
 pub mod input;
+pub mod multi;
+pub mod positions;
 pub mod reference;
 pub mod replay;
 pub mod simulator;
@@ -42,6 +44,7 @@ pub use check::{
 pub use compile::compile_all;
 pub use device::{probe, DeviceInfo, GoKernel, Gpu, HexVariant};
 pub use input::{GoLeafInput, HexLeafInput, KernelInput, KernelPosition};
+pub use multi::GpuSimulator;
 pub use simulator::CudaSimulator;
 
 /// Tuning constants of the CUDA backend, in one place.

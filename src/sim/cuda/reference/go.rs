@@ -344,7 +344,11 @@ impl Rollout for RefGo {
         } else {
             None
         };
-        PlayoutResult { winner, score }
+        PlayoutResult {
+            winner,
+            score,
+            moves: moves as u32,
+        }
     }
 }
 

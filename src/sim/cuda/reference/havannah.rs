@@ -185,7 +185,9 @@ impl Rollout for RefHex {
         let mut empty: Vec<usize> = (0..pos.board.len())
             .filter(|&p| pos.board[p] == EMPTY)
             .collect();
+        let mut moves = 0u32;
         while pos.winner.is_none() && !empty.is_empty() {
+            moves += 1;
             let p = empty.swap_remove(rng.below(empty.len() as u32) as usize);
             record.note(p, pos.to_move);
             pos.play_unchecked(p as u16);
@@ -205,6 +207,7 @@ impl Rollout for RefHex {
         PlayoutResult {
             winner: pos.winner,
             score,
+            moves,
         }
     }
 }

@@ -4,10 +4,13 @@
 //! Bad options are reported by clap with exit code 2 and never reach the
 //! engine.
 
+mod gpu;
+
 use crate::bench::{self, BenchOptions};
-use crate::engine::{self, EngineOptions, GameKind};
+use crate::engine::{self, Backend, EngineOptions, GameKind};
 use crate::search::SearchConfig;
 use clap::{Parser, Subcommand, ValueEnum};
+use gpu::BackendArg;
 use std::time::Duration;
 
 #[derive(Parser, Debug)]
@@ -64,6 +67,15 @@ pub struct Cli {
     #[arg(long)]
     pub live_gfx: bool,
 
+    /// Where playouts run: a GPU when one is usable (auto), the CPU, or a
+    /// GPU (cuda: exits with code 2 if none is usable).
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto, global = true)]
+    pub backend: BackendArg,
+
+    /// GPUs to use, by index (default: all).
+    #[arg(long, value_delimiter = ',', global = true)]
+    pub gpus: Option<Vec<usize>>,
+
     /// More logging on stderr (-v info, -vv debug, -vvv trace).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
@@ -77,6 +89,15 @@ pub enum Command {
     /// Measure playouts/s (and with --search, search iterations/s); prints
     /// one JSON object per line.
     Bench(BenchArgs),
+    /// Compare every GPU kernel with the CPU rules (exact replays, win
+    /// rates); exits non-zero on any failure.
+    CheckGpu(gpu::CheckGpuArgs),
+    /// Compile every GPU kernel with NVRTC (no GPU needed).
+    CheckKernels {
+        /// Virtual architecture to compile for.
+        #[arg(long, default_value = "compute_90")]
+        arch: String,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -84,9 +105,15 @@ pub struct BenchArgs {
     /// Board size (Go: 2-25; Havannah: side length 3-10).
     #[arg(long, default_value_t = 9)]
     pub size: usize,
-    /// Simulation backend.
-    #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
-    pub backend: BackendArg,
+    /// Several sizes (with --backend cuda), e.g. 9,13,19.
+    #[arg(long, value_delimiter = ',')]
+    pub sizes: Option<Vec<usize>>,
+    /// Leaves per GPU launch (with --backend cuda).
+    #[arg(long, default_value_t = 256)]
+    pub leaves: usize,
+    /// Playouts per leaf (with --backend cuda).
+    #[arg(long, default_value_t = 2048)]
+    pub playouts: u32,
     /// Threads, each running its own playouts.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: u32,
@@ -109,11 +136,6 @@ pub struct BenchArgs {
 pub enum GameArg {
     Go,
     Havannah,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BackendArg {
-    Cpu,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,6 +179,12 @@ fn init_logging(verbose: u8) {
         .try_init();
 }
 
+/// Leaves per GPU launch and playouts per leaf in the search: enough work
+/// per launch to fill the GPU, few enough leaves that the tree still
+/// steers (paper 003 runs a block of playouts per child).
+const GPU_LEAVES_PER_BATCH: usize = 128;
+const GPU_PLAYOUTS_PER_LEAF: u32 = 64;
+
 /// Memory kept back from `--max-memory` for everything but the tree:
 /// binary, stacks, playout buffers, the runtime.
 const NON_TREE_ALLOWANCE_MB: u64 = 32;
@@ -183,6 +211,19 @@ pub fn main() -> i32 {
         GameArg::Go => GameKind::Go,
         GameArg::Havannah => GameKind::Havannah,
     };
+    match &cli.command {
+        Some(Command::CheckGpu(args)) => return gpu::check_gpu(args),
+        Some(Command::CheckKernels { arch }) => return gpu::check_kernels(arch),
+        Some(Command::Bench(args)) if cli.backend == BackendArg::Cuda => {
+            let sizes = args.sizes.clone().unwrap_or_else(|| vec![args.size]);
+            let (go, hex) = match game {
+                GameKind::Go => (sizes, vec![]),
+                GameKind::Havannah => (vec![], sizes),
+            };
+            return gpu::bench(&go, &hex, args.leaves, args.playouts, &cli.gpus);
+        }
+        _ => {}
+    }
     if let Some(Command::Bench(args)) = &cli.command {
         let options = BenchOptions {
             game,
@@ -207,7 +248,14 @@ pub fn main() -> i32 {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0)
     });
-    let search = SearchConfig {
+    let backend = match gpu::resolve_backend(cli.backend, &cli.gpus) {
+        Ok(b) => b,
+        Err(message) => {
+            eprintln!("warpstone: {message}");
+            return 2;
+        }
+    };
+    let mut search = SearchConfig {
         threads: cli
             .threads
             .map(|t| t as usize)
@@ -217,11 +265,19 @@ pub fn main() -> i32 {
         resign_threshold: (cli.resign_threshold > 0.0).then_some(cli.resign_threshold),
         ..SearchConfig::default()
     };
+    if let Backend::Cuda { gpus } = &backend {
+        // Batches of leaves, many playouts each; two search threads per
+        // GPU so one batch is prepared while the other runs.
+        search.leaves_per_batch = GPU_LEAVES_PER_BATCH;
+        search.playouts_per_leaf = GPU_PLAYOUTS_PER_LEAF;
+        search.threads = search.threads.max(2 * gpus.len());
+    }
     let options = EngineOptions {
         search,
         playouts: cli.playouts,
         time_per_move: cli.time_per_move,
         ponder: cli.ponder,
+        backend,
         live_gfx: cli.live_gfx,
         ..EngineOptions::default()
     };

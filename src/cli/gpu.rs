@@ -1,0 +1,170 @@
+//! The GPU side of the command line: choosing the backend, `check-gpu`,
+//! `check-kernels` and `bench --backend cuda`.
+//!
+//! Every path asks cudarc's loaders first (`driver_present`,
+//! `nvrtc_present`): cudarc panics when a library it needs is missing.
+
+use crate::engine::Backend;
+use crate::sim::cuda::{self, check::CheckOptions, CudaError};
+use clap::ValueEnum;
+use std::path::PathBuf;
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendArg {
+    /// A GPU when the driver, a device and NVRTC are present, else the CPU.
+    Auto,
+    Cpu,
+    Cuda,
+}
+
+/// The GPUs to use: the ones asked for, or all.
+fn usable_gpus(wanted: &Option<Vec<usize>>) -> Result<Vec<usize>, CudaError> {
+    if !cuda::device::driver_present() {
+        return Err(CudaError::NoDriverLibrary);
+    }
+    if !cuda::compile::nvrtc_present() {
+        return Err(CudaError::NoNvrtcLibrary);
+    }
+    let found: Vec<usize> = cuda::probe()?.iter().map(|d| d.ordinal).collect();
+    let chosen: Vec<usize> = match wanted {
+        None => found,
+        Some(list) => list.iter().copied().filter(|o| found.contains(o)).collect(),
+    };
+    if chosen.is_empty() {
+        return Err(CudaError::NoDevice);
+    }
+    Ok(chosen)
+}
+
+/// Resolves `--backend` (and `--gpus`): `Err` is the message for exit 2.
+pub fn resolve_backend(arg: BackendArg, gpus: &Option<Vec<usize>>) -> Result<Backend, String> {
+    match arg {
+        BackendArg::Cpu => Ok(Backend::Cpu),
+        BackendArg::Cuda => usable_gpus(gpus)
+            .map(|gpus| Backend::Cuda { gpus })
+            .map_err(|e| format!("--backend cuda: no usable GPU: {e}")),
+        BackendArg::Auto => match usable_gpus(gpus) {
+            Ok(gpus) => Ok(Backend::Cuda { gpus }),
+            Err(e) => {
+                tracing::warn!("no usable GPU ({e}); playouts run on the CPU");
+                Ok(Backend::Cpu)
+            }
+        },
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CheckGpuArgs {
+    /// GPU to check.
+    #[arg(long, default_value_t = 0)]
+    pub gpu: usize,
+    /// Random move sequences replayed per game and size (exact check).
+    #[arg(long, default_value_t = 10_000)]
+    pub sequences: usize,
+    /// Fixed positions per game and size (statistical check).
+    #[arg(long, default_value_t = 20)]
+    pub positions: usize,
+    /// GPU playouts per position.
+    #[arg(long, default_value_t = 100_000)]
+    pub gpu_playouts: u32,
+    /// CPU playouts per position (fewer on large boards).
+    #[arg(long, default_value_t = 100_000)]
+    pub cpu_playouts: u32,
+    /// File keeping the CPU side's counts between runs.
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
+    /// Only compute the CPU side into --cache (no GPU needed).
+    #[arg(long)]
+    pub cpu_only: bool,
+}
+
+/// `warpstone check-gpu`: every kernel against the CPU rules. Exit code 0
+/// only if every check passed.
+pub fn check_gpu(args: &CheckGpuArgs) -> i32 {
+    let opts = CheckOptions {
+        sequences: args.sequences,
+        positions: args.positions,
+        gpu_playouts: args.gpu_playouts,
+        cpu_playouts: args.cpu_playouts,
+        cpu_cache: args.cache.clone(),
+        ..CheckOptions::default()
+    };
+    let started = std::time::Instant::now();
+    if args.cpu_only {
+        cuda::positions::fill_cpu_cache_project(&opts);
+        println!(
+            "CPU reference counts written in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        return 0;
+    }
+    if let Err(e) = usable_gpus(&Some(vec![args.gpu])) {
+        eprintln!("warpstone check-gpu: {e}");
+        return 2;
+    }
+    let report = cuda::positions::check_gpu_project(args.gpu, &opts, &mut |line| {
+        eprintln!(
+            "{} {} {} ({:.0} s)",
+            if line.passed { "PASS" } else { "FAIL" },
+            line.name,
+            line.detail,
+            started.elapsed().as_secs_f64()
+        )
+    });
+    println!("{report}");
+    println!("check-gpu took {:.1} s", started.elapsed().as_secs_f64());
+    i32::from(!report.passed())
+}
+
+/// `warpstone check-kernels`: compiles every kernel with NVRTC for `arch`
+/// (no GPU needed; CI runs it with NVRTC from PyPI).
+pub fn check_kernels(arch: &str) -> i32 {
+    if !cuda::compile::nvrtc_present() {
+        eprintln!("warpstone check-kernels: {}", CudaError::NoNvrtcLibrary);
+        return 2;
+    }
+    let started = std::time::Instant::now();
+    match cuda::compile_all(arch) {
+        Ok(()) => {
+            println!(
+                "compiled every kernel for {arch} in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("warpstone check-kernels: {e}");
+            1
+        }
+    }
+}
+
+/// `warpstone bench --backend cuda`: kernel playouts/s per size, one JSON
+/// line each.
+pub fn bench(
+    go_sizes: &[usize],
+    hex_sizes: &[usize],
+    leaves: usize,
+    playouts: u32,
+    gpus: &Option<Vec<usize>>,
+) -> i32 {
+    let ordinal = match usable_gpus(gpus) {
+        Ok(list) => list[0],
+        Err(e) => {
+            eprintln!("warpstone bench --backend cuda: {e}");
+            return 2;
+        }
+    };
+    match cuda::bench::bench(ordinal, go_sizes, hex_sizes, leaves, playouts, 3, &[]) {
+        Ok(lines) => {
+            for line in lines {
+                println!("{line}");
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("warpstone bench --backend cuda: {e}");
+            1
+        }
+    }
+}
