@@ -89,17 +89,7 @@ fn formatter(pos: &Position, request: AnalyzeRequest) -> Formatter<Move> {
 }
 
 fn vertex_text(pos: &Position, mv: Move) -> String {
-    match mv {
-        Move::Pass => Vertex::Pass.to_string(),
-        Move::Play(p) => {
-            let (col, row) = pos.coords(p);
-            Vertex::Coord {
-                col: col as u8,
-                row: row as u8,
-            }
-            .to_string()
-        }
-    }
+    super::move_vertex(pos, mv).to_string()
 }
 
 /// One report: `info move … pv …` per visited candidate, then (kata, if

@@ -13,7 +13,6 @@ use crate::engine::Reply;
 use crate::game::go::{Move, Position};
 use crate::game::{Color, Game};
 use crate::protocol::reply::SYNTAX_ERROR;
-use crate::protocol::Vertex;
 use crate::search::SearchInfo;
 use crate::sim::LeafStats;
 use std::fmt::Write;
@@ -220,17 +219,7 @@ fn gfx_block(pos: &Position, info: &SearchInfo<Move>) -> String {
         block.push_str("VAR");
         let mut color = pos.to_move();
         for &mv in &best.pv {
-            let text = match mv {
-                Move::Pass => Vertex::Pass.to_string(),
-                Move::Play(p) => {
-                    let (col, row) = pos.coords(p);
-                    Vertex::Coord {
-                        col: col as u8,
-                        row: row as u8,
-                    }
-                    .to_string()
-                }
-            };
+            let text = super::move_vertex(pos, mv);
             let _ = write!(
                 block,
                 " {} {}",

@@ -73,35 +73,24 @@ impl GoSession {
     }
 
     fn vertex(&self, mv: Move) -> Vertex {
-        match mv {
-            Move::Pass => Vertex::Pass,
-            Move::Play(p) => self.vertex_of(p),
-        }
+        move_vertex(&self.pos, mv)
     }
 
     fn vertex_of(&self, p: Point) -> Vertex {
-        let (col, row) = self.pos.coords(p);
-        Vertex::Coord {
-            col: col as u8,
-            row: row as u8,
-        }
+        move_vertex(&self.pos, Move::Play(p))
     }
 
     /// Vertices in GNU Go's board scan order: top row first, left to
     /// right, so regression scripts can compare lists as text.
     fn vertex_list(&self, points: impl IntoIterator<Item = Point>) -> String {
-        let mut coords: Vec<(usize, usize)> =
-            points.into_iter().map(|p| self.pos.coords(p)).collect();
-        coords.sort_by_key(|&(col, row)| (std::cmp::Reverse(row), col));
-        let names: Vec<String> = coords
+        let mut points: Vec<Point> = points.into_iter().collect();
+        points.sort_by_key(|&p| {
+            let (col, row) = self.pos.coords(p);
+            (std::cmp::Reverse(row), col)
+        });
+        let names: Vec<String> = points
             .into_iter()
-            .map(|(col, row)| {
-                Vertex::Coord {
-                    col: col as u8,
-                    row: row as u8,
-                }
-                .to_string()
-            })
+            .map(|p| self.vertex_of(p).to_string())
             .collect();
         names.join(" ")
     }
@@ -237,6 +226,20 @@ impl Session for GoSession {
             GtpCommand::Statistics => self.statistics(),
             GtpCommand::Param(setting) => self.param(setting),
             GtpCommand::Unknown(_) => Reply::err(UNKNOWN_COMMAND),
+        }
+    }
+}
+
+/// The protocol text of a move on `pos`'s board.
+pub(super) fn move_vertex(pos: &Position, mv: Move) -> Vertex {
+    match mv {
+        Move::Pass => Vertex::Pass,
+        Move::Play(p) => {
+            let (col, row) = pos.coords(p);
+            Vertex::Coord {
+                col: col as u8,
+                row: row as u8,
+            }
         }
     }
 }
