@@ -4,9 +4,10 @@ use super::check::fixed_positions;
 use super::device::{GoKernel, Gpu, HexVariant};
 use super::hex;
 use super::input::KernelPosition;
-use super::reference::{RefGo, RefHex};
+use super::positions::GoRandom;
 use super::simulator::CudaSimulator;
 use super::CudaError;
+use crate::game::{go, havannah};
 use crate::sim::LeafStats;
 use std::time::Instant;
 
@@ -57,14 +58,19 @@ pub fn bench(
     let gpu = Gpu::new(ordinal)?;
     let device = gpu.info.name.clone();
     let mut lines = Vec::new();
-    let mut go = CudaSimulator::<RefGo>::with_gpu(gpu);
+    let mut go = CudaSimulator::<GoRandom>::with_gpu(gpu);
     for (kernel, &size) in GoKernel::ALL
         .iter()
         .flat_map(|k| go_sizes.iter().map(move |s| (*k, s)))
         .filter(|(k, s)| k.supports(**s))
     {
         go.set_go_kernel(kernel);
-        let pos = fixed_positions(&RefGo::new(size, 7.5), leaves, size * size / 2, 7);
+        let start = go::Position::new(size, 7.5).map_err(|_| CudaError::UnsupportedSize {
+            game: "go",
+            size,
+            supported: "2 to 25",
+        })?;
+        let pos = fixed_positions(&GoRandom(start), leaves, size * size / 2, 7);
         // The point kernel's occupancy follows from its block size alone.
         let block = ((size * size) as u32).div_ceil(32) * 32;
         let fixed = [None];
@@ -98,11 +104,16 @@ pub fn bench(
             });
         }
     }
-    let mut hav = CudaSimulator::<RefHex>::with_gpu(go.into_gpu());
+    let mut hav = CudaSimulator::<havannah::Position>::with_gpu(go.into_gpu());
     for variant in HexVariant::ALL {
         hav.set_hex_variant(variant);
         for &side in hex_sizes {
-            let pos = fixed_positions(&RefHex::new(side), leaves, hex::cell_count(side) / 4, 7);
+            let start = havannah::Position::new(side).map_err(|_| CudaError::UnsupportedSize {
+                game: "havannah",
+                size: side,
+                supported: "3 to 10",
+            })?;
+            let pos = fixed_positions(&start, leaves, hex::cell_count(side) / 4, 7);
             let fixed = [None];
             let sweep = if variant == HexVariant::CompressShared {
                 &fixed[..]

@@ -2,13 +2,12 @@
 //! statistically (win rates from fixed positions).
 //!
 //! Both checks are generic over [`KernelPosition`] + [`Rollout`], so they
-//! run against any CPU implementation of the rules; [`check_gpu`] uses the
-//! independent model in [`super::reference`].
+//! run against any CPU implementation of the rules; `warpstone check-gpu`
+//! runs them against the project's own rules (see [`super::positions`]).
 
 use super::device::{GoKernel, Gpu, HexVariant, GO_SIZES};
 use super::hex;
 use super::input::KernelPosition;
-use super::reference::{RefGo, RefHex};
 use super::replay::replay_check;
 use super::simulator::CudaSimulator;
 use super::CudaError;
@@ -124,30 +123,6 @@ impl std::fmt::Display for CheckReport {
             }
         )
     }
-}
-
-/// Runs both checks on GPU `ordinal` for every size in `opts`, against
-/// the independent reference model of [`super::reference`].
-pub fn check_gpu(ordinal: usize, opts: &CheckOptions) -> CheckReport {
-    check_gpu_with(ordinal, opts, &mut |_| {})
-}
-
-/// [`check_gpu`], calling `progress` as each line is decided.
-pub fn check_gpu_with(
-    ordinal: usize,
-    opts: &CheckOptions,
-    progress: &mut dyn FnMut(&CheckLine),
-) -> CheckReport {
-    check_against(
-        ordinal,
-        opts,
-        &CpuRules {
-            name: "ref",
-            go: |size, komi| Some(RefGo::new(size, komi)),
-            havannah: |side| Some(RefHex::new(side)),
-        },
-        progress,
-    )
 }
 
 /// A CPU implementation of both games' rules and light policies: how to
@@ -318,20 +293,8 @@ where
 }
 
 /// Computes the reference side of the statistical check into
-/// `opts.cpu_cache` without a GPU (run it on a machine with a good CPU,
-/// then carry the file to the GPU machine).
-pub fn fill_cpu_cache(opts: &CheckOptions) {
-    fill_cpu_cache_for(
-        opts,
-        &CpuRules {
-            name: "ref",
-            go: |size, komi| Some(RefGo::new(size, komi)),
-            havannah: |side| Some(RefHex::new(side)),
-        },
-    );
-}
-
-/// [`fill_cpu_cache`] for any CPU rules.
+/// `opts.cpu_cache` without a GPU, for any CPU rules (run it on a machine
+/// with a good CPU, then carry the file to the GPU machine).
 pub fn fill_cpu_cache_for<Go, Hex, FGo, FHex>(
     opts: &CheckOptions,
     rules: &CpuRules<Go, Hex, FGo, FHex>,

@@ -19,10 +19,11 @@
 //! - [`hex`]: Havannah board geometry shared by the host and the kernels.
 //! - [`input`]: how a position becomes kernel input ([`KernelPosition`]).
 //! - [`simulator`]: the simulator itself, [`CudaSimulator`].
-//! - [`reference`]: a small independent CPU model of both kernels' rules,
-//!   for the exact replay check.
-//! - [`check`], [`replay`], [`bench`]: `check_gpu` (statistical part and
-//!   orchestration; exact replays) and `bench`.
+//! - [`multi`]: [`GpuSimulator`], what the engine's search uses (several
+//!   GPUs, CPU-policy priors, CPU fallback for sizes without kernels).
+//! - [`check`], [`replay`], [`bench`], [`positions`]: the GPU check
+//!   (statistical part and orchestration; exact replays) against the
+//!   project's own rules in `crate::game`, and `bench`.
 
 pub mod bench;
 pub mod check;
@@ -32,14 +33,12 @@ pub mod hex;
 pub mod input;
 pub mod multi;
 pub mod positions;
-pub mod reference;
 pub mod replay;
 pub mod simulator;
 
 pub use bench::{bench, BenchLine};
 pub use check::{
-    check_against, check_gpu, check_gpu_with, fill_cpu_cache, fill_cpu_cache_for, CheckLine,
-    CheckOptions, CheckReport, CpuRules,
+    check_against, fill_cpu_cache_for, CheckLine, CheckOptions, CheckReport, CpuRules,
 };
 pub use compile::compile_all;
 pub use device::{probe, DeviceInfo, GoKernel, Gpu, HexVariant};

@@ -150,28 +150,34 @@ pub fn replay_check<G: KernelPosition>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
-    use crate::sim::cuda::reference::RefGo;
+    use crate::game::{go, Game};
 
     #[test]
     fn random_games_are_reproducible_and_legal() {
-        let start = RefGo::new(9, 7.5);
+        let start = go::Position::new(9, 7.5).unwrap();
         let (a, ma) = random_game(&start, &mut FastRng::new(3), 200, 81);
         let (b, mb) = random_game(&start, &mut FastRng::new(3), 200, 81);
         assert_eq!(ma, mb);
-        assert_eq!(a.board, b.board);
-        // Replaying through the checked API accepts every move.
+        assert_eq!(a.hash(), b.hash());
+        // Replaying the move codes (dense point index, 81 = pass) through
+        // the checked API accepts every move.
         let mut pos = start.clone();
         for &m in &ma {
-            pos.play(m).expect("generated moves are legal");
+            let m = m as usize;
+            let mv = if m == 81 {
+                go::Move::Pass
+            } else {
+                go::Move::Play(pos.point(m % 9, m / 9).unwrap())
+            };
+            pos.play(mv).expect("generated moves are legal");
         }
-        assert_eq!(pos.board, a.board);
+        assert_eq!(pos.hash(), a.hash());
     }
 
     #[test]
     #[ignore = "timing probe for the CPU side of check_gpu"]
     fn time_go19_sequences() {
-        let start = RefGo::new(19, 7.5);
+        let start = go::Position::new(19, 7.5).unwrap();
         let t = std::time::Instant::now();
         for i in 0..20 {
             random_game(&start, &mut FastRng::new(i), 400, 361);

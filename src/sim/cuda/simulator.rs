@@ -269,11 +269,15 @@ impl<G: KernelPosition> Simulator<G> for CudaSimulator<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::cuda::reference::RefGo;
+    use crate::game::go;
+
+    fn empty(size: usize) -> go::Position {
+        go::Position::new(size, 7.5).unwrap()
+    }
 
     #[test]
     fn unpack_reads_the_kernel_counter_layout() {
-        let leaf = RefGo::new(9, 7.5);
+        let leaf = empty(9);
         let points = 81;
         let stride = stats_stride(points);
         assert_eq!(stride % 2, 0, "the i64 score must stay 8-byte aligned");
@@ -309,7 +313,7 @@ mod tests {
             return; // a machine with CUDA: nothing to assert here
         }
         assert!(matches!(
-            CudaSimulator::<RefGo>::new(0),
+            CudaSimulator::<go::Position>::new(0),
             Err(CudaError::NoDriverLibrary)
         ));
         assert!(matches!(
@@ -320,7 +324,7 @@ mod tests {
 
     #[test]
     fn flatten_rejects_mixed_sizes() {
-        let leaves = [RefGo::new(9, 7.5), RefGo::new(13, 7.5)];
+        let leaves = [empty(9), empty(13)];
         assert!(matches!(flatten(&leaves), Err(CudaError::Input(_))));
         let batch = flatten(&leaves[..1]).unwrap();
         assert_eq!(batch.boards.len(), 81);
