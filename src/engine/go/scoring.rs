@@ -54,7 +54,7 @@ impl GoSession {
 
     pub(super) fn final_score(&self) -> Reply {
         let dead = self.dead_stones(&self.ownership_estimate());
-        let score = area_score_without(&self.pos, &dead);
+        let score = self.pos.area_score_without(&dead);
         Reply::ok(format_score(score))
     }
 
@@ -79,7 +79,7 @@ impl GoSession {
             if seen[i] {
                 continue;
             }
-            let string = string_of(&self.pos, p);
+            let string = self.pos.string_stones(p);
             for &q in &string {
                 seen[self.pos.move_index(Move::Play(q))] = true;
             }
@@ -97,37 +97,6 @@ impl GoSession {
     }
 }
 
-/// Neighbouring points of `p` on the board.
-fn neighbours(pos: &Position, p: Point) -> impl Iterator<Item = Point> + '_ {
-    let (col, row) = pos.coords(p);
-    let steps = [(0isize, 1isize), (0, -1), (1, 0), (-1, 0)];
-    steps.into_iter().filter_map(move |(dc, dr)| {
-        let c = col.checked_add_signed(dc)?;
-        let r = row.checked_add_signed(dr)?;
-        pos.point(c, r)
-    })
-}
-
-/// The stones of the string through `p`.
-fn string_of(pos: &Position, p: Point) -> Vec<Point> {
-    let color = pos.color_at(p);
-    let mut seen = vec![false; pos.move_space()];
-    seen[pos.move_index(Move::Play(p))] = true;
-    let mut stack = vec![p];
-    let mut stones = Vec::new();
-    while let Some(q) = stack.pop() {
-        stones.push(q);
-        for n in neighbours(pos, q) {
-            let ni = pos.move_index(Move::Play(n));
-            if !seen[ni] && pos.color_at(n) == color {
-                seen[ni] = true;
-                stack.push(n);
-            }
-        }
-    }
-    stones
-}
-
 /// A live stone is in seki when it touches an empty point that neither
 /// side owns and that also touches a live opponent stone: a shared liberty
 /// that no one can fill.
@@ -139,7 +108,7 @@ fn in_seki(pos: &Position, p: Point, ownership: &[f32], dead: &[bool]) -> bool {
     let mut stack = vec![p];
     seen[pos.move_index(Move::Play(p))] = true;
     while let Some(q) = stack.pop() {
-        for n in neighbours(pos, q) {
+        for n in pos.neighbours(q) {
             let ni = pos.move_index(Move::Play(n));
             match pos.color_at(n) {
                 Some(c) if c == color && !seen[ni] => {
@@ -147,7 +116,7 @@ fn in_seki(pos: &Position, p: Point, ownership: &[f32], dead: &[bool]) -> bool {
                     stack.push(n);
                 }
                 None if ownership[ni].abs() < NEUTRAL_OWNERSHIP => {
-                    let shared = neighbours(pos, n).any(|m| {
+                    let shared = pos.neighbours(n).any(|m| {
                         pos.color_at(m) == Some(color.opponent())
                             && !dead[pos.move_index(Move::Play(m))]
                     });
@@ -160,55 +129,6 @@ fn in_seki(pos: &Position, p: Point, ownership: &[f32], dead: &[bool]) -> bool {
         }
     }
     false
-}
-
-/// Area score (Black minus White, komi included) with `dead` stones taken
-/// off: live stones count for their colour, and each empty-or-dead region
-/// counts for the colour that alone borders it.
-pub(super) fn area_score_without(pos: &Position, dead: &[bool]) -> f32 {
-    let alive = |p: Point| {
-        pos.color_at(p)
-            .filter(|_| !dead[pos.move_index(Move::Play(p))])
-    };
-    let mut seen = vec![false; pos.move_space()];
-    let (mut black, mut white) = (0i32, 0i32);
-    for p in pos.points() {
-        match alive(p) {
-            Some(Color::Black) => black += 1,
-            Some(Color::White) => white += 1,
-            None => {
-                let i = pos.move_index(Move::Play(p));
-                if seen[i] {
-                    continue;
-                }
-                seen[i] = true;
-                let (mut size, mut touches_black, mut touches_white) = (0i32, false, false);
-                let mut stack = vec![p];
-                while let Some(q) = stack.pop() {
-                    size += 1;
-                    for n in neighbours(pos, q) {
-                        match alive(n) {
-                            Some(Color::Black) => touches_black = true,
-                            Some(Color::White) => touches_white = true,
-                            None => {
-                                let ni = pos.move_index(Move::Play(n));
-                                if !seen[ni] {
-                                    seen[ni] = true;
-                                    stack.push(n);
-                                }
-                            }
-                        }
-                    }
-                }
-                match (touches_black, touches_white) {
-                    (true, false) => black += size,
-                    (false, true) => white += size,
-                    _ => {}
-                }
-            }
-        }
-    }
-    (black - white) as f32 - pos.komi()
 }
 
 /// GTP score text: `B+3.5`, `W+0.5`, or `0`.
@@ -232,35 +152,5 @@ mod tests {
         assert_eq!(format_score(-0.5), "W+0.5");
         assert_eq!(format_score(0.0), "0");
         assert_eq!(format_score(-7.0), "W+7.0");
-    }
-
-    #[test]
-    fn without_dead_stones_it_is_tromp_taylor() {
-        let mut pos = Position::new(5, 0.5).unwrap();
-        for row in 0..5 {
-            pos.play_as(Color::Black, Move::Play(pos.point(1, row).unwrap()))
-                .unwrap();
-            pos.play_as(Color::White, Move::Play(pos.point(3, row).unwrap()))
-                .unwrap();
-        }
-        let none = vec![false; pos.move_space()];
-        assert_eq!(area_score_without(&pos, &none), pos.area_score());
-        assert_eq!(area_score_without(&pos, &none), -0.5);
-    }
-
-    #[test]
-    fn dead_stones_count_for_the_opponent() {
-        let mut pos = Position::new(5, 0.5).unwrap();
-        for row in 0..5 {
-            pos.play_as(Color::Black, Move::Play(pos.point(2, row).unwrap()))
-                .unwrap();
-            pos.set_to_move(Color::Black);
-        }
-        let w = pos.point(0, 0).unwrap();
-        pos.play_as(Color::White, Move::Play(w)).unwrap();
-        let mut dead = vec![false; pos.move_space()];
-        dead[pos.move_index(Move::Play(w))] = true;
-        // Black: 5 stones + the whole board either side = 25; komi 0.5.
-        assert_eq!(area_score_without(&pos, &dead), 24.5);
     }
 }

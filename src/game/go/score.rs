@@ -95,3 +95,76 @@ impl Board {
         self.area_ownership(&mut owner)
     }
 }
+
+impl super::Position {
+    /// The on-board points next to `p`.
+    pub fn neighbours(&self, p: super::Point) -> impl Iterator<Item = super::Point> + '_ {
+        self.board
+            .adjacent(p.0 as usize)
+            .into_iter()
+            .filter(|&q| self.board.cell(q) != super::board::BORDER)
+            .map(|q| super::Point(q as u16))
+    }
+
+    /// The stones of the string through stone `p` (empty if `p` is empty).
+    pub fn string_stones(&self, p: super::Point) -> Vec<super::Point> {
+        if self.color_at(p).is_none() {
+            return Vec::new();
+        }
+        self.board
+            .chain_stones(p.0 as usize)
+            .map(|q| super::Point(q as u16))
+            .collect()
+    }
+
+    /// Area score (Black minus White, komi included) after taking off the
+    /// stones marked in `dead` (indexed by move index): live stones count
+    /// for their colour, and each region of empty points and dead stones
+    /// counts for the colour that alone borders it. With nothing dead this
+    /// is [`Position::area_score`].
+    pub fn area_score_without(&self, dead: &[bool]) -> f32 {
+        let size = self.size();
+        let index = |p: usize| self.board.dense_index(p);
+        let alive = |p: usize| match self.board.cell(p) {
+            c @ (BLACK | WHITE) if !dead.get(index(p)).copied().unwrap_or(false) => c,
+            _ => EMPTY,
+        };
+        let mut seen = vec![false; size * size];
+        let mut stack = Vec::new();
+        let mut score = 0i32;
+        for p in self.board.points() {
+            match alive(p) {
+                BLACK => score += 1,
+                WHITE => score -= 1,
+                _ if seen[index(p)] => {}
+                _ => {
+                    seen[index(p)] = true;
+                    stack.push(p);
+                    let (mut region, mut reaches) = (0i32, [false; 3]);
+                    while let Some(q) = stack.pop() {
+                        region += 1;
+                        for n in self.board.adjacent(q) {
+                            match self.board.cell(n) {
+                                super::board::BORDER => {}
+                                _ => match alive(n) {
+                                    c @ (BLACK | WHITE) => reaches[c as usize] = true,
+                                    _ if !seen[index(n)] => {
+                                        seen[index(n)] = true;
+                                        stack.push(n);
+                                    }
+                                    _ => {}
+                                },
+                            }
+                        }
+                    }
+                    score += match (reaches[BLACK as usize], reaches[WHITE as usize]) {
+                        (true, false) => region,
+                        (false, true) => -region,
+                        _ => 0,
+                    };
+                }
+            }
+        }
+        score as f32 - self.komi()
+    }
+}

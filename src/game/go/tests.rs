@@ -497,3 +497,52 @@ fn hash_after_captures_equals_the_hash_of_the_same_stones_placed_fresh() {
     fresh.set_to_move(W);
     assert_eq!(played.hash(), fresh.hash());
 }
+
+#[test]
+fn without_dead_stones_it_is_tromp_taylor() {
+    let mut pos = Position::new(5, 0.5).unwrap();
+    for row in 0..5 {
+        pos.play_as(Color::Black, Move::Play(pos.point(1, row).unwrap()))
+            .unwrap();
+        pos.play_as(Color::White, Move::Play(pos.point(3, row).unwrap()))
+            .unwrap();
+    }
+    let none = vec![false; pos.move_space()];
+    assert_eq!(pos.area_score_without(&none), pos.area_score());
+    assert_eq!(pos.area_score_without(&none), -0.5);
+}
+
+#[test]
+fn dead_stones_count_for_the_opponent() {
+    let mut pos = Position::new(5, 0.5).unwrap();
+    for row in 0..5 {
+        pos.play_as(Color::Black, Move::Play(pos.point(2, row).unwrap()))
+            .unwrap();
+        pos.set_to_move(Color::Black);
+    }
+    let w = pos.point(0, 0).unwrap();
+    pos.play_as(Color::White, Move::Play(w)).unwrap();
+    let mut dead = vec![false; pos.move_space()];
+    dead[pos.move_index(Move::Play(w))] = true;
+    // Black: 5 stones + the whole board either side = 25; komi 0.5.
+    assert_eq!(pos.area_score_without(&dead), 24.5);
+}
+
+#[test]
+fn neighbours_and_string_stones_follow_the_board() {
+    let mut pos = Position::new(5, 0.5).unwrap();
+    let corner = pos.point(0, 0).unwrap();
+    assert_eq!(pos.neighbours(corner).count(), 2);
+    assert_eq!(pos.neighbours(pos.point(2, 2).unwrap()).count(), 4);
+    assert!(pos.string_stones(corner).is_empty());
+    for col in 0..3 {
+        pos.play_as(Color::Black, Move::Play(pos.point(col, 0).unwrap()))
+            .unwrap();
+        pos.set_to_move(Color::Black);
+    }
+    let mut stones = pos.string_stones(corner);
+    stones.sort();
+    let mut expected: Vec<_> = (0..3).map(|c| pos.point(c, 0).unwrap()).collect();
+    expected.sort();
+    assert_eq!(stones, expected);
+}
