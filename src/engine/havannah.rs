@@ -4,7 +4,7 @@
 
 use super::connection::Connection;
 use super::think::{Thinker, Thought};
-use super::{EngineOptions, Reply, Session};
+use super::{evaluate, EngineOptions, Reply, Session};
 use crate::game::havannah::{hgf, Cell, Move, Position};
 use crate::game::{Color, Game, Outcome};
 use crate::protocol::reply::{
@@ -14,7 +14,6 @@ use crate::protocol::reply::{
 use crate::protocol::{parse_htp, HexMove, HtpCommand, TimeOption, HTP_COMMANDS};
 use crate::search::time::{Clock, TimeControl};
 use crate::search::{Decision, Limits};
-use crate::sim::LeafStats;
 use std::time::{Duration, Instant};
 
 /// Side length a fresh engine starts with: 8 (169 cells), LittleGolem's and
@@ -258,48 +257,33 @@ impl HavannahSession {
         if self.pos.outcome().is_none() {
             self.pos.legal_moves(&mut moves);
         }
-        let cells: Vec<Cell> = moves
+        let after: Vec<(usize, Position)> = moves
             .iter()
-            .filter_map(|&m| match m {
-                Move::Play(c) => Some(c),
-                Move::Swap => None,
-            })
-            .collect();
-        let leaves: Vec<Position> = cells
-            .iter()
-            .map(|&c| {
+            .filter(|&&m| m != Move::Swap)
+            .map(|&m| {
                 let mut next = self.pos.clone();
-                next.play_unchecked(Move::Play(c));
-                next
+                next.play_unchecked(m);
+                (self.pos.move_index(m), next)
             })
             .collect();
-        let mut stats = vec![LeafStats::default(); leaves.len()];
-        self.thinker
-            .simulator()
-            .simulate(&leaves, MOVE_VALUE_PLAYOUTS, ANALYSIS_SEED, &mut stats);
-        let mut values = vec![0.0f32; self.pos.move_space()];
-        for (&c, s) in cells.iter().zip(&stats) {
-            let black = s.black_wins / s.playouts.max(1) as f32;
-            values[c.0 as usize] = if color == Color::Black {
-                black
-            } else {
-                1.0 - black
-            };
-        }
+        let sim = self.thinker.simulator().as_ref();
+        let space = self.pos.move_space();
+        let values = evaluate::move_values(
+            sim,
+            &after,
+            color,
+            space,
+            MOVE_VALUE_PLAYOUTS,
+            ANALYSIS_SEED,
+        );
         Reply::ok(self.dboard(|c| values[c.0 as usize]))
     }
 
     /// Per cell: +1 Black holds it at the end of the playouts … -1 White.
     fn ownership(&self) -> Reply {
-        let mut stats = vec![LeafStats::default()];
-        self.thinker.simulator().simulate(
-            std::slice::from_ref(&self.pos),
-            OWNERSHIP_PLAYOUTS,
-            ANALYSIS_SEED,
-            &mut stats,
-        );
-        let n = stats[0].playouts.max(1) as f32;
-        Reply::ok(self.dboard(|c| stats[0].ownership[c.0 as usize] / n))
+        let sim = self.thinker.simulator().as_ref();
+        let own = evaluate::ownership(sim, &self.pos, OWNERSHIP_PLAYOUTS, ANALYSIS_SEED);
+        Reply::ok(self.dboard(|c| own[c.0 as usize]))
     }
 
     fn load(&mut self, path: &str) -> Reply {

@@ -9,12 +9,11 @@
 use super::GoSession;
 use crate::engine::connection::OnInput;
 use crate::engine::think::{Formatter, Stream};
-use crate::engine::Reply;
+use crate::engine::{evaluate, Reply};
 use crate::game::go::{Move, Position};
 use crate::game::{Color, Game};
 use crate::protocol::reply::SYNTAX_ERROR;
 use crate::search::SearchInfo;
-use crate::sim::LeafStats;
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -64,31 +63,26 @@ impl GoSession {
     /// `color` wins after playing it.
     pub(super) fn move_values(&self, color: Option<Color>) -> Reply {
         let color = color.unwrap_or(self.pos.to_move());
-        let mut leaves = Vec::new();
-        let mut indices = Vec::new();
-        for p in self.pos.legal_points_as(color) {
-            let mut next = self.pos.clone();
-            if next.play_as(color, Move::Play(p)).is_ok() {
-                indices.push(self.pos.move_index(Move::Play(p)));
-                leaves.push(next);
-            }
-        }
-        let mut stats = vec![LeafStats::default(); leaves.len()];
-        self.thinker.simulator().simulate(
-            &leaves,
+        let after: Vec<(usize, Position)> = self
+            .pos
+            .legal_points_as(color)
+            .into_iter()
+            .filter_map(|p| {
+                let mut next = self.pos.clone();
+                next.play_as(color, Move::Play(p)).ok()?;
+                Some((self.pos.move_index(Move::Play(p)), next))
+            })
+            .collect();
+        let sim = self.thinker.simulator().as_ref();
+        let space = self.pos.move_space();
+        let values = evaluate::move_values(
+            sim,
+            &after,
+            color,
+            space,
             MOVE_VALUE_PLAYOUTS,
             MOVE_VALUE_SEED,
-            &mut stats,
         );
-        let mut values = vec![0.0f32; self.pos.move_space()];
-        for (&i, s) in indices.iter().zip(&stats) {
-            let black = s.black_wins / s.playouts.max(1) as f32;
-            values[i] = if color == Color::Black {
-                black
-            } else {
-                1.0 - black
-            };
-        }
         Reply::ok(self.dboard(|i| values[i]))
     }
 

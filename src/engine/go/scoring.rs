@@ -6,11 +6,10 @@
 //! score is exactly the Tromp-Taylor area score.
 
 use super::GoSession;
-use crate::engine::Reply;
+use crate::engine::{evaluate, Reply};
 use crate::game::go::{Move, Point, Position};
 use crate::game::{Color, Game};
 use crate::protocol::gtp::StoneStatus;
-use crate::sim::LeafStats;
 
 /// A stone is dead when its own colour keeps its point in fewer than this
 /// share of playouts ((1 - t) / 2 of them): ownership is +1 / -1 per
@@ -26,17 +25,12 @@ const SCORING_SEED: u64 = 0x5C0E;
 impl GoSession {
     /// Average ownership per move index (+1 Black … -1 White).
     pub(super) fn ownership_estimate(&self) -> Vec<f32> {
-        let mut stats = vec![LeafStats::default()];
-        let n = self.options.scoring_playouts.max(1);
         // After the two passes that end a game the playouts must still play
         // on: that is how they find the dead stones.
         let mut pos = self.pos.clone();
         pos.resume();
-        self.thinker
-            .simulator()
-            .simulate(std::slice::from_ref(&pos), n, SCORING_SEED, &mut stats);
-        let count = stats[0].playouts.max(1) as f32;
-        stats[0].ownership.iter().map(|o| o / count).collect()
+        let sim = self.thinker.simulator().as_ref();
+        evaluate::ownership(sim, &pos, self.options.scoring_playouts, SCORING_SEED)
     }
 
     /// `dead[move_index]` for every stone the ownership says is lost.
