@@ -148,6 +148,32 @@ pub struct Gpu {
 
 pub const GO_SIZES: [usize; 3] = [9, 13, 19];
 
+/// `Ok` if kernels exist for Go on `size` x `size`.
+pub fn check_go_size(size: usize) -> Result<(), CudaError> {
+    if GO_SIZES.contains(&size) {
+        Ok(())
+    } else {
+        Err(CudaError::UnsupportedSize {
+            game: "Go",
+            size,
+            supported: "9, 13, 19",
+        })
+    }
+}
+
+/// `Ok` if kernels exist for Havannah of side `side`.
+pub fn check_hex_size(side: usize) -> Result<(), CudaError> {
+    if hex::SIZES.contains(&side) {
+        Ok(())
+    } else {
+        Err(CudaError::UnsupportedSize {
+            game: "Havannah",
+            size: side,
+            supported: "4, 6, 8, 10",
+        })
+    }
+}
+
 impl Gpu {
     pub fn new(ordinal: usize) -> Result<Gpu, CudaError> {
         let devices = probe()?;
@@ -187,35 +213,17 @@ impl Gpu {
     }
 
     fn go_function(&self, kind: &str, size: usize) -> Result<CudaFunction, CudaError> {
-        if !GO_SIZES.contains(&size) {
-            return Err(CudaError::UnsupportedSize {
-                game: "Go",
-                size,
-                supported: "9, 13, 19",
-            });
-        }
+        check_go_size(size)?;
         Ok(self.go.load_function(&format!("go_{kind}_{size}"))?)
     }
 
     fn go_bits_function(&self, kind: &str, size: usize) -> Result<CudaFunction, CudaError> {
-        if !GO_SIZES.contains(&size) {
-            return Err(CudaError::UnsupportedSize {
-                game: "Go",
-                size,
-                supported: "9, 13, 19",
-            });
-        }
+        check_go_size(size)?;
         Ok(self.go.load_function(&format!("go_bits_{kind}_{size}"))?)
     }
 
     fn hex_function(&self, kind: &str, side: usize) -> Result<CudaFunction, CudaError> {
-        if !hex::SIZES.contains(&side) {
-            return Err(CudaError::UnsupportedSize {
-                game: "Havannah",
-                size: side,
-                supported: "4, 6, 8, 10",
-            });
-        }
+        check_hex_size(side)?;
         Ok(self.hex.load_function(&format!("hex_{kind}_{side}"))?)
     }
 

@@ -131,6 +131,14 @@ fn flatten<G: KernelPosition>(leaves: &[G]) -> Result<Batch, CudaError> {
                 colors.len()
             )));
         }
+        if batch.is_none() {
+            // Refuse sizes without kernels before copying anything, so a
+            // caller that falls back to the CPU loses no time here.
+            match game {
+                Game::Go => super::device::check_go_size(size)?,
+                Game::Havannah => super::device::check_hex_size(size)?,
+            }
+        }
         let b = batch.get_or_insert_with(|| Batch {
             game,
             size,
@@ -319,6 +327,14 @@ mod tests {
         assert!(matches!(
             super::super::probe(),
             Err(CudaError::NoDriverLibrary)
+        ));
+    }
+
+    #[test]
+    fn flatten_rejects_sizes_without_kernels() {
+        assert!(matches!(
+            flatten(&[empty(7)]),
+            Err(CudaError::UnsupportedSize { size: 7, .. })
         ));
     }
 
