@@ -118,14 +118,26 @@ pub fn check_gpu(args: &CheckGpuArgs) -> i32 {
 
 /// `warpstone check-kernels`: compiles every kernel with NVRTC for `arch`
 /// (no GPU needed; CI runs it with NVRTC from PyPI).
-pub fn check_kernels(arch: &str) -> i32 {
+pub fn check_kernels(arch: &str, ptx_dir: Option<&std::path::Path>) -> i32 {
     if !cuda::compile::nvrtc_present() {
         eprintln!("warpstone check-kernels: {}", CudaError::NoNvrtcLibrary);
         return 2;
     }
     let started = std::time::Instant::now();
     match cuda::compile_all(arch) {
-        Ok(()) => {
+        Ok(ptx) => {
+            if let Some(dir) = ptx_dir {
+                for (stem, text) in &ptx {
+                    let path = dir.join(format!("{stem}.ptx"));
+                    if let Err(e) = std::fs::write(&path, text) {
+                        eprintln!(
+                            "warpstone check-kernels: cannot write {}: {e}",
+                            path.display()
+                        );
+                        return 2;
+                    }
+                }
+            }
             println!(
                 "compiled every kernel for {arch} in {:.1} s",
                 started.elapsed().as_secs_f64()

@@ -97,6 +97,10 @@ pub enum Command {
         /// Virtual architecture to compile for.
         #[arg(long, default_value = "compute_90")]
         arch: String,
+        /// Also write each source's PTX there (`go.ptx`, `havannah.ptx`),
+        /// e.g. for `ptxas -arch=sm_90 -v` to show registers and spills.
+        #[arg(long)]
+        ptx_dir: Option<std::path::PathBuf>,
     },
 }
 
@@ -213,7 +217,9 @@ pub fn main() -> i32 {
     };
     match &cli.command {
         Some(Command::CheckGpu(args)) => return gpu::check_gpu(args),
-        Some(Command::CheckKernels { arch }) => return gpu::check_kernels(arch),
+        Some(Command::CheckKernels { arch, ptx_dir }) => {
+            return gpu::check_kernels(arch, ptx_dir.as_deref())
+        }
         Some(Command::Bench(args)) if cli.backend == BackendArg::Cuda => {
             let sizes = args.sizes.clone().unwrap_or_else(|| vec![args.size]);
             let (go, hex) = match game {

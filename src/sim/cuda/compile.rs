@@ -31,6 +31,14 @@ impl Source {
         }
     }
 
+    /// A short file stem for the source's PTX.
+    pub fn stem(self) -> &'static str {
+        match self {
+            Source::Go => "go",
+            Source::Havannah => "havannah",
+        }
+    }
+
     /// The full translation unit handed to NVRTC.
     pub fn text(self) -> String {
         match self {
@@ -86,12 +94,14 @@ pub fn compile(source: Source, arch: &str) -> Result<Ptx, CudaError> {
 }
 
 /// Compiles every kernel source for `arch` (`compute_90` for Hopper). Needs
-/// libnvrtc but no GPU: CI runs it with NVRTC from PyPI.
-pub fn compile_all(arch: &str) -> Result<(), CudaError> {
-    for source in Source::ALL {
-        compile(source, arch)?;
-    }
-    Ok(())
+/// libnvrtc but no GPU: CI runs it with NVRTC from PyPI. Returns each
+/// source's file stem (`go`, `havannah`) with its PTX text, so a developer
+/// can feed it to `ptxas -v` for register and spill counts.
+pub fn compile_all(arch: &str) -> Result<Vec<(&'static str, String)>, CudaError> {
+    Source::ALL
+        .iter()
+        .map(|&source| Ok((source.stem(), compile(source, arch)?.to_src())))
+        .collect()
 }
 
 #[cfg(test)]
@@ -103,7 +113,7 @@ mod tests {
     #[test]
     fn compile_all_compiles_or_reports_the_missing_library() {
         match compile_all("compute_90") {
-            Ok(()) => assert!(nvrtc_present()),
+            Ok(ptx) => assert!(nvrtc_present() && ptx.len() == Source::ALL.len()),
             Err(CudaError::NoNvrtcLibrary) => assert!(!nvrtc_present()),
             Err(e) => panic!("kernels failed to compile: {e}"),
         }
