@@ -1,9 +1,11 @@
-// Go playouts, one playout per thread, the whole board in registers:
-// Black and White as N*N-bit sets (bit r * N + c) of W 64-bit words
-// (9x9: 2, 13x13: 3, 19x19: 6). Strings, liberties, captures, eyes and the
-// final area are computed with shifts and masks, so a playout touches no
-// memory but its leaf's input and the block's counters. (A plain struct
-// rather than the compiler's __int128: see kernels/NOTES.md.)
+// Go playouts, one playout per thread, the whole board in registers.
+//
+// Layout: bit b = r * S + c of a set of W 32-bit words, with row stride
+// S = N + 1: column N is a sentinel that is never set, so a shift by one
+// column cannot wrap a stone into the next row, and the four neighbours of
+// a set are four funnel shifts and one mask. 9x9 takes 3 words, 13x13 6,
+// 19x19 12. The masks (points, edges) are compile-time constants in
+// constant memory, which instructions read as operands at no cost.
 //
 // Same policy and rules as go.cu (the CPU `Random` policy): uniform over
 // empty points that are not the simple-ko point, not the mover's one-point
@@ -11,417 +13,510 @@
 // diagonals plus one for touching the edge) and not suicide; pass when none
 // is left; two passes or 3 * N * N moves end the game; Tromp-Taylor area.
 // Moves are drawn exactly as in go_points.cu (the r-th allowed point in
-// index order, redraw after a suicide), so both give identical playouts.
+// index order, redraw after a suicide; the layout keeps index order), so
+// both give identical playouts from the same seeds.
+//
+// Where the time goes, and what keeps it small: a move is a few dozen word
+// operations unless a neighbouring string may be captured or the move may
+// be suicide; only then is a string grown (by neighbour shifts), and the
+// growth stops as soon as it touches a liberty. The per-leaf statistics
+// are gathered a warp at a time: 32 ballots turn the 32 lanes' first-play
+// and area sets into per-point counts, one lane per point adds them.
 //
 // Needs common.cuh, and go.cu before it (GoLeaf).
 
+// Threads per block of the playout kernel (the host's PLAYOUT_BLOCK).
+#define GB_BLOCK 128
+
+template <int N>
+struct GoGeo {
+    static constexpr int S = N + 1;       // row stride (one sentinel column)
+    static constexpr int NB = N * S - 1;  // bits in use: the last sentinel is left out
+    static constexpr int W = (NB + 31) / 32;
+    static constexpr int P = N * N;
+    __host__ __device__ static constexpr int bit_of(int p) { return p / N * S + p % N; }
+    __host__ __device__ static constexpr int point_of(int b) { return b / S * N + b % S; }
+};
+
 template <int W>
 struct Bits {
-    u64 w[W];
-    __device__ __forceinline__ static Bits zero() {
-        Bits b;
-#pragma unroll
-        for (int i = 0; i < W; ++i) b.w[i] = 0;
-        return b;
-    }
-    __device__ __forceinline__ explicit operator bool() const {
-        u64 a = 0;
-#pragma unroll
-        for (int i = 0; i < W; ++i) a |= w[i];
-        return a != 0;
+    u32 w[W];
+};
+
+// The board's constant sets, built by the compiler.
+template <int N>
+struct GoMasks {
+    static constexpr int W = GoGeo<N>::W;
+    Bits<W> all, col0, col_last, row0, row_last, edge;
+    constexpr GoMasks() : all(), col0(), col_last(), row0(), row_last(), edge() {
+        for (int b = 0; b < GoGeo<N>::NB; ++b) {
+            int r = b / GoGeo<N>::S, c = b % GoGeo<N>::S;
+            if (c == N) continue;
+            u32 m = 1u << (b & 31);
+            int i = b >> 5;
+            all.w[i] |= m;
+            if (c == 0) col0.w[i] |= m;
+            if (c == N - 1) col_last.w[i] |= m;
+            if (r == 0) row0.w[i] |= m;
+            if (r == N - 1) row_last.w[i] |= m;
+            if (c == 0 || c == N - 1 || r == 0 || r == N - 1) edge.w[i] |= m;
+        }
     }
 };
 
-#define BITS_OP(op)                                                                  \
-    template <int W>                                                                 \
-    __device__ __forceinline__ Bits<W> operator op(const Bits<W>& a, const Bits<W>& b) { \
-        Bits<W> r;                                                                   \
-        _Pragma("unroll") for (int i = 0; i < W; ++i) r.w[i] = a.w[i] op b.w[i];     \
-        return r;                                                                    \
+__constant__ GoMasks<9> go_masks_9 = GoMasks<9>();
+__constant__ GoMasks<13> go_masks_13 = GoMasks<13>();
+__constant__ GoMasks<19> go_masks_19 = GoMasks<19>();
+template <int N> __device__ __forceinline__ const GoMasks<N>& go_masks();
+template <> __device__ __forceinline__ const GoMasks<9>& go_masks<9>() { return go_masks_9; }
+template <> __device__ __forceinline__ const GoMasks<13>& go_masks<13>() { return go_masks_13; }
+template <> __device__ __forceinline__ const GoMasks<19>& go_masks<19>() { return go_masks_19; }
+
+#define BITS_EACH for (int i = 0; i < W; ++i)
+
+#define BITS_BINOP(op)                                                                      \
+    template <int W>                                                                        \
+    __device__ __forceinline__ Bits<W> operator op(const Bits<W>& a, const Bits<W>& b) {    \
+        Bits<W> r;                                                                          \
+        _Pragma("unroll") BITS_EACH r.w[i] = a.w[i] op b.w[i];                              \
+        return r;                                                                           \
+    }                                                                                       \
+    template <int W>                                                                        \
+    __device__ __forceinline__ Bits<W>& operator op##=(Bits<W>& a, const Bits<W>& b) {      \
+        _Pragma("unroll") BITS_EACH a.w[i] = a.w[i] op b.w[i];                              \
+        return a;                                                                           \
     }
-BITS_OP(|)
-BITS_OP(&)
+BITS_BINOP(|)
+BITS_BINOP(&)
 
 template <int W>
 __device__ __forceinline__ Bits<W> operator~(const Bits<W>& a) {
     Bits<W> r;
 #pragma unroll
-    for (int i = 0; i < W; ++i) r.w[i] = ~a.w[i];
+    BITS_EACH r.w[i] = ~a.w[i];
     return r;
 }
+// a & ~b in one instruction per word.
 template <int W>
-__device__ __forceinline__ bool operator==(const Bits<W>& a, const Bits<W>& b) {
-    u64 d = 0;
-#pragma unroll
-    for (int i = 0; i < W; ++i) d |= a.w[i] ^ b.w[i];
-    return d == 0;
-}
-template <int W>
-__device__ __forceinline__ bool operator!(const Bits<W>& a) { return !bool(a); }
-template <int W>
-__device__ __forceinline__ Bits<W>& operator|=(Bits<W>& a, const Bits<W>& b) { return a = a | b; }
-template <int W>
-__device__ __forceinline__ Bits<W>& operator&=(Bits<W>& a, const Bits<W>& b) { return a = a & b; }
-
-// Shifts towards higher / lower bit numbers by 0 < k < 64.
-template <int W>
-__device__ __forceinline__ Bits<W> shl(const Bits<W>& a, int k) {
+__device__ __forceinline__ Bits<W> andnot(const Bits<W>& a, const Bits<W>& b) {
     Bits<W> r;
 #pragma unroll
-    for (int i = W - 1; i > 0; --i) r.w[i] = (a.w[i] << k) | (a.w[i - 1] >> (64 - k));
-    r.w[0] = a.w[0] << k;
+    BITS_EACH r.w[i] = a.w[i] & ~b.w[i];
     return r;
 }
 template <int W>
-__device__ __forceinline__ Bits<W> shr(const Bits<W>& a, int k) {
-    Bits<W> r;
+__device__ __forceinline__ bool any(const Bits<W>& a) {
+    u32 x = 0;
 #pragma unroll
-    for (int i = 0; i < W - 1; ++i) r.w[i] = (a.w[i] >> k) | (a.w[i + 1] << (64 - k));
-    r.w[W - 1] = a.w[W - 1] >> k;
-    return r;
+    BITS_EACH x |= a.w[i];
+    return x != 0;
 }
-
 template <int W>
-__device__ __forceinline__ Bits<W> bit(int p) {
+__device__ __forceinline__ bool same(const Bits<W>& a, const Bits<W>& b) {
+    u32 x = 0;
+#pragma unroll
+    BITS_EACH x |= a.w[i] ^ b.w[i];
+    return x == 0;
+}
+template <int W>
+__device__ __forceinline__ Bits<W> none() {
     Bits<W> r;
 #pragma unroll
-    for (int i = 0; i < W; ++i) r.w[i] = (p >> 6) == i ? 1ull << (p & 63) : 0;
+    BITS_EACH r.w[i] = 0;
     return r;
 }
-
+template <int W>
+__device__ __forceinline__ Bits<W> onehot(int b) {
+    Bits<W> r;
+#pragma unroll
+    BITS_EACH r.w[i] = (b >> 5) == i ? 1u << (b & 31) : 0u;
+    return r;
+}
 template <int W>
 __device__ __forceinline__ int popc(const Bits<W>& a) {
     int n = 0;
 #pragma unroll
-    for (int i = 0; i < W; ++i) n += __popcll(a.w[i]);
+    BITS_EACH n += __popc(a.w[i]);
     return n;
 }
-
-// Lowest set bit's position (a != 0).
+// Bit p of the result is bit p - k of a (towards higher bits), 0 < k < 32.
 template <int W>
-__device__ __forceinline__ int lowest(const Bits<W>& a) {
-    int p = -1;
+__device__ __forceinline__ Bits<W> shl(const Bits<W>& a, int k) {
+    Bits<W> r;
 #pragma unroll
-    for (int i = W - 1; i >= 0; --i)
-        if (a.w[i]) p = 64 * i + __ffsll((long long)a.w[i]) - 1;
-    return p;
+    for (int i = W - 1; i > 0; --i) r.w[i] = __funnelshift_l(a.w[i - 1], a.w[i], k);
+    r.w[0] = a.w[0] << k;
+    return r;
 }
-
+// Bit p of the result is bit p + k of a.
 template <int W>
-__device__ __forceinline__ Bits<W> clear_lowest(const Bits<W>& a) {
-    Bits<W> r = a;
+__device__ __forceinline__ Bits<W> shr(const Bits<W>& a, int k) {
+    Bits<W> r;
+#pragma unroll
+    for (int i = 0; i < W - 1; ++i) r.w[i] = __funnelshift_r(a.w[i], a.w[i + 1], k);
+    r.w[W - 1] = a.w[W - 1] >> k;
+    return r;
+}
+// The lowest set bit of a (a != 0) as a set.
+template <int W>
+__device__ __forceinline__ Bits<W> lowest_set(const Bits<W>& a) {
+    Bits<W> r;
     bool done = false;
 #pragma unroll
-    for (int i = 0; i < W; ++i) {
-        if (!done && r.w[i]) {
-            r.w[i] &= r.w[i] - 1;
-            done = true;
+    BITS_EACH {
+        r.w[i] = done ? 0u : a.w[i] & (0u - a.w[i]);
+        done = done || a.w[i] != 0;
+    }
+    return r;
+}
+// Position of the k-th (0-based) set bit, k < popc(a): the word by counts,
+// then five halvings.
+template <int W>
+__device__ __forceinline__ int select_bit(const Bits<W>& a, int k) {
+    int base = 0;
+    u32 x = 0;
+    bool found = false;
+#pragma unroll
+    BITS_EACH {
+        int n = __popc(a.w[i]);
+        bool here = !found && k < n;
+        x = here ? a.w[i] : x;
+        base = here ? 32 * i : base;
+        k = (!found && !here) ? k - n : k;
+        found = found || here;
+    }
+#pragma unroll
+    for (int half = 16; half > 0; half >>= 1) {
+        int c = __popc(x & ((1u << half) - 1));
+        bool up = k >= c;
+        k = up ? k - c : k;
+        base = up ? base + half : base;
+        x = up ? x >> half : x;
+    }
+    return base;
+}
+
+// Orthogonal neighbours of the set s (s itself not included unless a
+// member neighbours another).
+template <int N>
+__device__ __forceinline__ Bits<GoGeo<N>::W> nbrs(const Bits<GoGeo<N>::W>& s) {
+    const int S = GoGeo<N>::S;
+    return (shl(s, 1) | shr(s, 1) | shl(s, S) | shr(s, S)) & go_masks<N>().all;
+}
+
+// A board seen from the side to move: `own` is the mover's stones, `opp`
+// the other side's; `turn()` swaps them. (Indexing a pair by colour at run
+// time would put the sets in local memory.)
+template <int N>
+struct GbBoard {
+    static constexpr int W = GoGeo<N>::W;
+    Bits<W> own, opp;
+    int me;              // 0: Black to move, 1: White
+    int ko;              // bit index or -1
+    u32 captured_black;  // stones captured of each colour
+    u32 captured_white;
+
+    __device__ __forceinline__ void turn() {
+        Bits<W> t = own;
+        own = opp;
+        opp = t;
+        me ^= 1;
+    }
+    __device__ __forceinline__ Bits<W> black() const { return me == 0 ? own : opp; }
+    __device__ __forceinline__ Bits<W> white() const { return me == 0 ? opp : own; }
+
+    __device__ __forceinline__ Bits<W> empty() const { return andnot(go_masks<N>().all, own | opp); }
+
+    // Empty points that are the mover's one-point eyes (see the file
+    // comment).
+    __device__ __forceinline__ Bits<W> eyes() const {
+        const GoMasks<N>& m = go_masks<N>();
+        const int S = GoGeo<N>::S;
+        Bits<W> eye = empty() & (shr(own, 1) | m.col_last) & (shl(own, 1) | m.col0) &
+                      (shr(own, S) | m.row_last) & (shl(own, S) | m.row0);
+        if (!any(eye)) return eye;
+        // Opponent diagonals, counted to two (one set at a time keeps
+        // fewer sets live).
+        Bits<W> one = shr(opp, S + 1), two = none<W>(), d = shr(opp, S - 1);
+        two |= one & d;
+        one |= d;
+        d = shl(opp, S - 1);
+        two |= one & d;
+        one |= d;
+        d = shl(opp, S + 1);
+        two |= one & d;
+        one |= d;
+        return andnot(andnot(eye, two), m.edge & one);
+    }
+
+    // Grows `s` (stones of the set `color`) until it touches `empty`
+    // (returns true: the string has a liberty) or stops growing (false;
+    // `s` is then the whole string).
+    __device__ __forceinline__ static bool grow(Bits<W>& s, const Bits<W>& color, const Bits<W>& empty) {
+        for (;;) {
+            Bits<W> d = nbrs<N>(s);
+            if (any(d & empty)) return true;
+            Bits<W> g = (d & color) | s;
+            if (same(g, s)) return false;
+            s = g;
+        }
+    }
+
+    // Plays the mover at the empty, non-ko point `at` (a one-bit set) if
+    // that is not suicide; returns false and changes nothing otherwise.
+    // Does not pass the turn.
+    __device__ __forceinline__ bool try_play(const Bits<W>& at) {
+        const Bits<W> mine = own | at;
+        const Bits<W> empty = andnot(go_masks<N>().all, mine | opp);
+        const Bits<W> nb = nbrs<N>(at);
+        Bits<W> taken = none<W>();
+        Bits<W> foes = nb & opp;
+        if (any(foes)) {
+            // A neighbouring stone next to an empty point keeps its string
+            // alive; only the others need their strings grown.
+            Bits<W> danger = andnot(foes, nbrs<N>(empty));
+            while (any(danger)) {
+                Bits<W> s = lowest_set(danger);
+                if (!grow(s, opp, empty)) taken |= s;
+                danger = andnot(danger, s);
+            }
+        }
+        if (any(taken)) {
+            int n = popc(taken);
+            bool lone = !any(nb & own);
+            opp = andnot(opp, taken);
+            own = mine;
+            if (me == 0) captured_white += n;
+            else captured_black += n;
+            ko = -1;
+            if (n == 1 && lone && popc(nb & this->empty()) == 1) ko = select_bit(taken, 0);
+            return true;
+        }
+        if (!any(nb & empty)) {
+            Bits<W> s = at;
+            if (!grow(s, mine, empty)) return false;  // suicide
+        }
+        own = mine;
+        ko = -1;
+        return true;
+    }
+
+    // Tromp-Taylor: Black area minus White area; the areas into `area`.
+    __device__ __forceinline__ int score(Bits<W>& area_black, Bits<W>& area_white) const {
+        const Bits<W> e = empty();
+        Bits<W> reach[2];
+        const Bits<W> stones[2] = {black(), white()};
+#pragma unroll
+        for (int c = 0; c < 2; ++c) {
+            Bits<W> r = nbrs<N>(stones[c]) & e;
+            for (;;) {
+                Bits<W> n = (nbrs<N>(r) & e) | r;
+                if (same(n, r)) break;
+                r = n;
+            }
+            reach[c] = r;
+        }
+        area_black = stones[0] | andnot(reach[0], reach[1]);
+        area_white = stones[1] | andnot(reach[1], reach[0]);
+        return popc(area_black) - popc(area_white);
+    }
+};
+
+// Stones of colour code `code` (1 Black, 2 White) of a compact board.
+template <int N>
+__device__ Bits<GoGeo<N>::W> gb_read(const u8* colors, u8 code) {
+    typedef GoGeo<N> G;
+    Bits<G::W> r = none<G::W>();
+#pragma unroll
+    for (int i = 0; i < G::W; ++i) {
+#pragma unroll 1
+        for (int j = 0; j < 32; ++j) {
+            int b = 32 * i + j;
+            if (b < G::NB && b % G::S != N && colors[G::point_of(b)] == code) r.w[i] |= 1u << j;
         }
     }
     return r;
 }
 
-// Position of the k-th (0-based) set bit (k < popc): the word by counts,
-// then five halvings of its 32-bit half.
-template <int W>
-__device__ __forceinline__ int select_bit(const Bits<W>& a, int k) {
-    int base = 0;
-    u64 word = 0;
-    bool found = false;
+// Adds one warp's playouts (32 lanes, `active` ones count) to the block's
+// tables: per word, 32 ballots give lane j the lanes whose set has bit j.
+template <int N>
+__device__ __forceinline__ void gb_record_warp(u32* tables, SharedStats* head, bool active,
+                                               const u32* first, const Bits<GoGeo<N>::W> area[2],
+                                               i32 score2, u32 bw) {
+    typedef GoGeo<N> G;
+    const u32 FULL = 0xFFFFFFFFu;
+    const u32 lane = threadIdx.x & 31;
+    const u32 win2 = __ballot_sync(FULL, active && bw == 2);
+    const u32 win1 = __ballot_sync(FULL, active && bw == 1);
+    const u32 live = __ballot_sync(FULL, active);
+    i64 s = active ? (i64)score2 : 0;
 #pragma unroll
-    for (int i = 0; i < W; ++i) {
-        int n = __popcll(a.w[i]);
-        if (!found) {
-            if (k < n) {
-                base = 64 * i;
-                word = a.w[i];
-                found = true;
-            } else {
-                k -= n;
+    for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(FULL, s, off);
+    if (lane == 0) {
+        atomicAdd(&head->score2, (u64)s);
+        atomicAdd(&head->playouts, (u32)__popc(live));
+        atomicAdd(&head->wins2, (u32)(2 * __popc(win2) + __popc(win1)));
+    }
+#pragma unroll
+    for (int i = 0; i < G::W; ++i) {
+        u32 f0 = active ? first[(0 * G::W + i) * GB_BLOCK + threadIdx.x] : 0;
+        u32 f1 = active ? first[(1 * G::W + i) * GB_BLOCK + threadIdx.x] : 0;
+        u32 a0 = active ? area[0].w[i] : 0, a1 = active ? area[1].w[i] : 0;
+        u32 c0 = 0, c1 = 0, o0 = 0, o1 = 0;
+        // Not unrolled: unrolled, the compiler hoists all 128 ballots into
+        // registers before it selects.
+#pragma unroll 1
+        for (int j = 0; j < 32; ++j) {
+            u32 v0 = __ballot_sync(FULL, (f0 >> j) & 1), v1 = __ballot_sync(FULL, (f1 >> j) & 1);
+            u32 u0 = __ballot_sync(FULL, (a0 >> j) & 1), u1 = __ballot_sync(FULL, (a1 >> j) & 1);
+            if (lane == (u32)j) {
+                c0 = v0;
+                c1 = v1;
+                o0 = u0;
+                o1 = u1;
             }
         }
-    }
-    u32 low = (u32)word;
-    int n = __popc(low);
-    u32 x = low;
-    if (k >= n) {
-        k -= n;
-        base += 32;
-        x = (u32)(word >> 32);
-    }
-    for (int half = 16; half > 0; half >>= 1) {
-        int c = __popc(x & ((1u << half) - 1));
-        if (k >= c) {
-            k -= c;
-            base += half;
-            x >>= half;
+        int b = 32 * i + (int)lane;
+        if (b < G::NB && b % G::S != N) {
+            int p = G::point_of(b);
+            if (c0) {
+                atomicAdd(&tables[2 * p], (u32)__popc(c0));
+                u32 w = 2 * __popc(c0 & win2) + __popc(c0 & win1);
+                if (w) atomicAdd(&tables[2 * G::P + 2 * p], w);
+            }
+            if (c1) {
+                atomicAdd(&tables[2 * p + 1], (u32)__popc(c1));
+                u32 w = 2 * __popc(c1 & win2) + __popc(c1 & win1);
+                if (w) atomicAdd(&tables[2 * G::P + 2 * p + 1], w);
+            }
+            int o = __popc(o0) - __popc(o1);
+            if (o) atomicAdd((i32*)&tables[4 * G::P + p], o);
         }
     }
-    return base;
 }
 
-template <int N>
-struct GoBits {
-    static const int P = N * N;
-    static const int W = (P + 63) / 64;
-    typedef Bits<W> B;
-
-    B all, not_col0, not_col_last, col0, col_last, row0, row_last, edge;
-
-    __device__ void init() {
-        all = col0 = col_last = row0 = row_last = B::zero();
-        for (int p = 0; p < P; ++p) {
-            B b = bit<W>(p);
-            all |= b;
-            if (p % N == 0) col0 |= b;
-            if (p % N == N - 1) col_last |= b;
-            if (p < N) row0 |= b;
-            if (p >= P - N) row_last |= b;
-        }
-        not_col0 = all & ~col0;
-        not_col_last = all & ~col_last;
-        edge = col0 | col_last | row0 | row_last;
-    }
-
-    // Bit p of the result is bit p + N dr + dc of x (0 off the board).
-    __device__ __forceinline__ B from(const B& x, int dr, int dc) const {
-        int k = N * dr + dc;
-        B y = k > 0 ? shr(x, k) : shl(x, -k);
-        if (dc > 0) y &= not_col_last;
-        if (dc < 0) y &= not_col0;
-        return y & all;
-    }
-
-    __device__ __forceinline__ B dilate(const B& s) const {
-        return (s | from(s, 0, 1) | from(s, 0, -1) | from(s, 1, 0) | from(s, -1, 0)) & all;
-    }
-
-    __device__ __forceinline__ B string(const B& seed, const B& color) const {
-        B s = seed;
-        for (;;) {
-            B n = dilate(s) & color;
-            if (n == s) return s;
-            s = n;
-        }
-    }
-};
-
-template <int N>
-struct GbBoard {
-    Bits<GoBits<N>::W> stone[2];  // [0] Black, [1] White
-    int ko;                       // point or -1
-    u32 captured[2];
-};
-
-template <int N>
-__device__ __forceinline__ Bits<GoBits<N>::W> gb_eyes(const GbBoard<N>& b, int me, const GoBits<N>& m) {
-    typedef Bits<GoBits<N>::W> B;
-    B own = b.stone[me], opp = b.stone[me ^ 1];
-    B empty = m.all & ~(own | opp);
-    B eyelike = empty & (m.from(own, 0, 1) | m.col_last) & (m.from(own, 0, -1) | m.col0) &
-                (m.from(own, 1, 0) | m.row_last) & (m.from(own, -1, 0) | m.row0);
-    B d1 = m.from(opp, 1, 1), d2 = m.from(opp, 1, -1);
-    B d3 = m.from(opp, -1, 1), d4 = m.from(opp, -1, -1);
-    B two = (d1 & d2) | (d1 & d3) | (d1 & d4) | (d2 & d3) | (d2 & d4) | (d3 & d4);
-    B one = d1 | d2 | d3 | d4;
-    return eyelike & ~two & ~(m.edge & one);
-}
-
-template <int N>
-__device__ __forceinline__ bool gb_legal(const GbBoard<N>& b, int p, int me, const GoBits<N>& m) {
-    typedef Bits<GoBits<N>::W> B;
-    B at = bit<GoBits<N>::W>(p);
-    B own = b.stone[me] | at, opp = b.stone[me ^ 1];
-    B empty = m.all & ~(own | opp);
-    B around = m.dilate(at) & ~at;
-    if (around & empty) return true;
-    B foes = around & opp;
-    while (foes) {
-        B s = m.string(bit<GoBits<N>::W>(lowest(foes)), opp);
-        if (!(m.dilate(s) & empty)) return true;  // captures
-        foes &= ~s;
-    }
-    B mine = m.string(at, own);
-    return bool(m.dilate(mine) & empty);
-}
-
-template <int N>
-__device__ __forceinline__ void gb_play(GbBoard<N>& b, int p, int me, const GoBits<N>& m) {
-    typedef Bits<GoBits<N>::W> B;
-    B at = bit<GoBits<N>::W>(p);
-    b.stone[me] |= at;
-    B own = b.stone[me], opp = b.stone[me ^ 1];
-    B empty = m.all & ~(own | opp);
-    B around = m.dilate(at) & ~at;
-    B foes = around & opp;
-    B taken = B::zero();
-    while (foes) {
-        B s = m.string(bit<GoBits<N>::W>(lowest(foes)), opp);
-        if (!(m.dilate(s) & empty)) taken |= s;
-        foes &= ~s;
-    }
-    b.stone[me ^ 1] &= ~taken;
-    int n = popc(taken);
-    b.captured[me ^ 1] += n;
-    b.ko = -1;
-    if (n == 1 && !(around & own)) {
-        B libs = around & m.all & ~(b.stone[0] | b.stone[1]);
-        if (popc(libs) == 1) b.ko = lowest(taken);
-    }
-}
-
-// Black area minus White area; the areas into `area`.
-template <int N>
-__device__ __forceinline__ int gb_score(const GbBoard<N>& b, Bits<GoBits<N>::W> area[2], const GoBits<N>& m) {
-    typedef Bits<GoBits<N>::W> B;
-    B empty = m.all & ~(b.stone[0] | b.stone[1]);
-    B reach[2];
-#pragma unroll
-    for (int c = 0; c < 2; ++c) {
-        B r = m.dilate(b.stone[c]) & empty;
-        for (;;) {
-            B n = (m.dilate(r) & empty) | r;
-            if (n == r) break;
-            r = n;
-        }
-        reach[c] = r;
-    }
-    area[0] = b.stone[0] | (reach[0] & ~reach[1]);
-    area[1] = b.stone[1] | (reach[1] & ~reach[0]);
-    return popc(area[0]) - popc(area[1]);
-}
-
-template <int N>
-__device__ void gb_load(GbBoard<N>& b, const u8* colors, int ko) {
-    typedef Bits<GoBits<N>::W> B;
-    b.stone[0] = b.stone[1] = B::zero();
-    for (int p = 0; p < N * N; ++p) {
-        u8 c = colors[p];
-        if (c == 1) b.stone[0] |= bit<GoBits<N>::W>(p);
-        else if (c == 2) b.stone[1] |= bit<GoBits<N>::W>(p);
-    }
-    b.ko = ko;
-    b.captured[0] = b.captured[1] = 0;
-}
-
+// Each warp plays 32 playouts side by side; warps loop until the leaf has
+// its playouts. The block (one leaf) gathers the statistics in shared
+// memory and flushes them once. The leaf's stones and each thread's
+// first-play sets (AMAF) live in shared memory, which keeps registers for
+// the board: a move reads and writes one word of its first-play sets.
 template <int N>
 __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __restrict__ leaves,
                                  u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
-    const int P = N * N;
-    typedef Bits<GoBits<N>::W> B;
+    typedef GoGeo<N> G;
+    typedef Bits<G::W> B;
     __shared__ SharedStats head;
-    __shared__ u32 tables[5 * P];
-    u32 leaf = blockIdx.y;
-    clear_shared(tables, &head, P);
-    GoBits<N> m;
-    m.init();
-    GoLeaf info = leaves[leaf];
-    for (u32 k = blockIdx.x * blockDim.x + threadIdx.x; k < playouts_per_leaf; k += gridDim.x * blockDim.x) {
-        GbBoard<N> b;
-        gb_load<N>(b, boards + (u64)leaf * P, info.ko);
-        Rng rng(playout_seed(seed, leaf, k));
-        int me = info.to_move - 1;
-        int passes = info.passes;
-        B first[2] = {B::zero(), B::zero()};
-        for (int moves = 0; moves < 3 * P && passes < 2; ++moves) {
-            B cand = m.all & ~(b.stone[0] | b.stone[1]) & ~gb_eyes<N>(b, me, m);
-            if (b.ko >= 0) cand &= ~bit<GoBits<N>::W>(b.ko);
-            int chosen = -1;
-            int n = popc(cand);
-            while (n > 0) {
-                int p = select_bit(cand, (int)rng.below((u32)n));
-                if (gb_legal<N>(b, p, me, m)) {
-                    chosen = p;
-                    break;
-                }
-                cand &= ~bit<GoBits<N>::W>(p);
-                --n;
-            }
-            if (chosen < 0) {
-                passes++;
-                b.ko = -1;
-            } else {
-                passes = 0;
-                B at = bit<GoBits<N>::W>(chosen);
-                if (!((first[0] | first[1]) & at)) {
-                    if (me == 0) first[0] |= at;
-                    else first[1] |= at;
-                }
-                gb_play<N>(b, chosen, me, m);
-            }
-            me ^= 1;
-        }
-        B area[2];
-        int diff = gb_score<N>(b, area, m);
-        int score2 = 2 * diff - info.komi2;
-        u32 bw = score2 > 0 ? 2 : (score2 == 0 ? 1 : 0);
+    __shared__ u32 tables[5 * G::P];
+    const u32 leaf = blockIdx.y;
+    if (blockDim.x != GB_BLOCK) __trap();  // the shared layout assumes it
+    clear_shared(tables, &head, G::P);
+    __shared__ u32 start[2][G::W];
+    __shared__ u32 first[2 * G::W * GB_BLOCK];  // [colour][word][thread]
+    const GoLeaf info = leaves[leaf];
+    if (threadIdx.x < 2) {
+        B s = gb_read<N>(boards + (u64)leaf * G::P, (u8)(threadIdx.x + 1));
 #pragma unroll
-        for (int c = 0; c < 2; ++c) {
-            B f = first[c];
-            while (f) {
-                int p = lowest(f);
-                f = clear_lowest(f);
-                atomicAdd(&tables[2 * p + c], 1u);
-                if (bw) atomicAdd(&tables[2 * P + 2 * p + c], bw);
-            }
-            B a = area[c];
-            while (a) {
-                int p = lowest(a);
-                a = clear_lowest(a);
-                atomicAdd((i32*)&tables[4 * P + p], c == 0 ? 1 : -1);
-            }
-        }
-        atomicAdd(&head.score2, (u64)(i64)score2);
-        atomicAdd(&head.playouts, 1u);
-        atomicAdd(&head.wins2, bw);
+        for (int i = 0; i < G::W; ++i) start[threadIdx.x][i] = s.w[i];
     }
     __syncthreads();
-    flush_stats(stats + (u64)leaf * stats_stride(P), tables, &head, P);
+    const int start_ko = info.ko >= 0 ? G::bit_of(info.ko) : -1;
+    const u32 stride = gridDim.x * blockDim.x;
+    for (u32 k0 = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); k0 < playouts_per_leaf; k0 += stride) {
+        const u32 k = k0 + (threadIdx.x & 31);
+        const bool active = k < playouts_per_leaf;
+        GbBoard<N> b;
+        b.me = info.to_move - 1;
+#pragma unroll
+        for (int i = 0; i < G::W; ++i) {
+            b.own.w[i] = start[b.me][i];
+            b.opp.w[i] = start[b.me ^ 1][i];
+            first[(0 * G::W + i) * GB_BLOCK + threadIdx.x] = 0;
+            first[(1 * G::W + i) * GB_BLOCK + threadIdx.x] = 0;
+        }
+        b.ko = start_ko;
+        b.captured_black = b.captured_white = 0;
+        Rng rng(playout_seed(seed, leaf, k));
+        int passes = info.passes;
+        for (int moves = 0; active && moves < 3 * G::P && passes < 2; ++moves) {
+            B cand = andnot(b.empty(), b.eyes());
+            if (b.ko >= 0) cand = andnot(cand, onehot<G::W>(b.ko));
+            int n = popc(cand);
+            bool played = false;
+            while (n > 0) {
+                int p = select_bit(cand, (int)rng.below((u32)n));
+                B at = onehot<G::W>(p);
+                if (b.try_play(at)) {
+                    u32* f = &first[(p >> 5) * GB_BLOCK + threadIdx.x];
+                    u32 m = 1u << (p & 31);
+                    if (!((f[0] | f[G::W * GB_BLOCK]) & m)) f[b.me * G::W * GB_BLOCK] |= m;
+                    played = true;
+                    break;
+                }
+                cand = andnot(cand, at);
+                --n;
+            }
+            if (played) {
+                passes = 0;
+            } else {
+                passes++;
+                b.ko = -1;
+            }
+            b.turn();
+        }
+        B area[2];
+        int diff = b.score(area[0], area[1]);
+        i32 score2 = 2 * diff - info.komi2;
+        u32 bw = score2 > 0 ? 2 : (score2 == 0 ? 1 : 0);
+        gb_record_warp<N>(tables, &head, active, first, area, score2, bw);
+    }
+    __syncthreads();
+    flush_stats(stats + (u64)leaf * stats_stride(G::P), tables, &head, G::P);
 }
 
 // Replay, as go_replay in go.cu (one thread per sequence).
 template <int N>
 __device__ void go_bits_replay(const u16* __restrict__ moves, u32 max_moves, u32 sequences,
                                u8* __restrict__ boards_out, i32* __restrict__ result) {
-    const int P = N * N;
-    typedef Bits<GoBits<N>::W> B;
+    typedef GoGeo<N> G;
+    typedef Bits<G::W> B;
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= sequences) return;
-    GoBits<N> m;
-    m.init();
     GbBoard<N> b;
-    b.stone[0] = b.stone[1] = B::zero();
+    b.own = b.opp = none<G::W>();
+    b.me = 0;
     b.ko = -1;
-    b.captured[0] = b.captured[1] = 0;
-    int me = 0, error = 0;
+    b.captured_black = b.captured_white = 0;
+    int error = 0;
     for (u32 t = 0; t < max_moves; ++t) {
         u32 mv = moves[(u64)i * max_moves + t];
         if (mv == 0xFFFF) break;
-        if (mv < (u32)P) {
-            bool empty = !((b.stone[0] | b.stone[1]) & bit<GoBits<N>::W>(mv));
-            if (!empty || (int)mv == b.ko || !gb_legal<N>(b, mv, me, m)) {
+        if (mv < (u32)G::P) {
+            int p = G::bit_of((int)mv);
+            B at = onehot<G::W>(p);
+            if (!any(at & b.empty()) || p == b.ko || !b.try_play(at)) {
                 error = 1 + t;
                 break;
             }
-            gb_play<N>(b, mv, me, m);
         } else {
             b.ko = -1;
         }
-        me ^= 1;
+        b.turn();
     }
-    for (int p = 0; p < P; ++p) {
-        B at = bit<GoBits<N>::W>(p);
-        boards_out[(u64)i * P + p] = bool(b.stone[0] & at) ? 1 : (bool(b.stone[1] & at) ? 2 : 0);
+    const B black = b.black(), white = b.white();
+    for (int p = 0; p < G::P; ++p) {
+        B at = onehot<G::W>(G::bit_of(p));
+        boards_out[(u64)i * G::P + p] = any(black & at) ? 1 : (any(white & at) ? 2 : 0);
     }
     B area[2];
     result[i * 4 + 0] = error;
-    result[i * 4 + 1] = b.captured[0];
-    result[i * 4 + 2] = b.captured[1];
-    result[i * 4 + 3] = gb_score<N>(b, area, m);
+    result[i * 4 + 1] = b.captured_black;
+    result[i * 4 + 2] = b.captured_white;
+    result[i * 4 + 3] = b.score(area[0], area[1]);
 }
 
-#define GO_BITS_ENTRY(N)                                                                              \
-    extern "C" __global__ void go_bits_random_##N(const u8* boards, const GoLeaf* leaves, u32* stats, \
+#define GO_BITS_ENTRY(N, MIN_BLOCKS)                                                                  \
+    extern "C" __global__ void __launch_bounds__(GB_BLOCK, MIN_BLOCKS) go_bits_random_##N(const u8* boards, const GoLeaf* leaves, u32* stats, \
                                                   u32 playouts_per_leaf, u64 seed) {                 \
         go_bits_playouts<N>(boards, leaves, stats, playouts_per_leaf, seed);                          \
     }                                                                                                 \
@@ -430,6 +525,8 @@ __device__ void go_bits_replay(const u16* __restrict__ moves, u32 max_moves, u32
         go_bits_replay<N>(moves, max_moves, sequences, boards_out, result);                           \
     }
 
-GO_BITS_ENTRY(9)
-GO_BITS_ENTRY(13)
-GO_BITS_ENTRY(19)
+// Blocks per multiprocessor the register allocation must allow (65,536
+// registers / (128 threads x blocks)): 9x9 to 64 registers a thread.
+GO_BITS_ENTRY(9, 8)
+GO_BITS_ENTRY(13, 5)
+GO_BITS_ENTRY(19, 3)

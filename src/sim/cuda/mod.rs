@@ -65,17 +65,14 @@ pub mod tuning {
             (true, _) => 1024,
         }
     }
-    /// The Go kernel `CudaSimulator` uses unless told otherwise. Measured
-    /// (H200, 256 leaves × 2048 playouts, playouts/s): 9x9 bitboard 16.0M,
-    /// shared 12.1M, local 7.9M, point-per-thread 5.3M; 13x13 bitboard
-    /// 4.1M, shared 3.0M, local 2.5M, point 1.4M; 19x19 local 1.01M,
-    /// shared 0.73M, bitboard 0.69M, point 0.30M.
-    pub fn go_kernel(points: usize) -> super::GoKernel {
-        if points <= 169 {
-            super::GoKernel::Bitboard
-        } else {
-            super::GoKernel::PlayoutPerThread
-        }
+    /// The Go kernel `CudaSimulator` uses unless told otherwise: the
+    /// bitboard kernel on every size. Measured (H200, 256 leaves × 2048
+    /// playouts, playouts/s, 2026-11-21): 9x9 bitboard 49.8M, shared
+    /// 12.1M, local 7.8M, point-per-thread 5.2M; 13x13 bitboard 12.4M,
+    /// shared 2.9M, local 2.5M, point 1.4M; 19x19 bitboard 2.63M, local
+    /// 1.01M, shared 0.73M, point 0.30M.
+    pub fn go_kernel(_points: usize) -> super::GoKernel {
+        super::GoKernel::Bitboard
     }
 
     /// The Havannah variant `CudaSimulator` uses unless told otherwise.
