@@ -8,8 +8,9 @@ use crate::sim::{LeafStats, Prior, Rollout, Simulator};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// One `CudaSimulator` per GPU. Each `simulate` call (one search thread's
-/// batch) goes to the next GPU in turn, so with at least as many search
-/// threads as GPUs every GPU has a batch in flight while the tree works.
+/// batch) goes to the next GPU in turn and takes one of its launch slots,
+/// so with at least as many search threads as slots on all GPUs together
+/// every slot has a batch in flight while other threads work on the tree.
 /// Boards the kernels do not cover (Go sizes other than 9, 13, 19) are
 /// played out by the CPU simulator instead, so the search never gets empty
 /// statistics.
@@ -40,6 +41,11 @@ impl<G> GpuSimulator<G> {
 
     pub fn gpu_count(&self) -> usize {
         self.gpus.len()
+    }
+
+    /// Launch slots on all GPUs together: batches that can be in flight.
+    pub fn slot_count(&self) -> usize {
+        self.gpus.iter().map(|g| g.slot_count()).sum()
     }
 }
 
