@@ -158,3 +158,68 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) {
         info.memory_bytes,
     );
 }
+
+/// `warpstone bench --all-moves`: the all-moves evaluation of one position
+/// (the empty board after `moves` random legal moves), `playouts` playouts
+/// per legal move, all in one `simulate` call (one GPU batch with the cuda
+/// backend). Prints one JSON line; `Err` if the simulator ran fewer
+/// playouts than asked (a failed GPU batch).
+pub fn all_moves<G: crate::sim::cuda::KernelPosition>(
+    game: &str,
+    start: &G,
+    moves: usize,
+    playouts: u32,
+    seed: u64,
+    sim: &dyn Simulator<G>,
+    name_move: &dyn Fn(&G, G::Move) -> String,
+) -> Result<(), String> {
+    use crate::engine::evaluate;
+    let size = options_size(start);
+    let pos = crate::sim::cuda::check::fixed_positions(start, moves + 1, moves + 1, seed)
+        .pop()
+        .unwrap_or_else(|| start.clone());
+    let children = evaluate::placements(&pos);
+    if children.leaves.is_empty() {
+        return Err("the position has no move to evaluate".into());
+    }
+    let mover = pos.to_move();
+    // The first batch grows the simulator's buffers (and on a GPU loads
+    // the kernel); the second is the one timed.
+    let warm = Instant::now();
+    evaluate::rate_leaves(sim, &children.leaves, mover, playouts, seed);
+    let warmup = warm.elapsed().as_secs_f64();
+    let timed = Instant::now();
+    let rated = evaluate::rate_leaves(sim, &children.leaves, mover, playouts, seed + 1);
+    let secs = timed.elapsed().as_secs_f64().max(1e-9);
+    let wanted = children.leaves.len() as u64 * playouts.max(1) as u64;
+    if rated.playouts < wanted {
+        return Err(format!(
+            "{} of {wanted} playouts came back; see the log",
+            rated.playouts
+        ));
+    }
+    let best = rated.best().unwrap_or(0);
+    println!(
+        "{{\"mode\":\"all-moves\",\"game\":\"{game}\",\"size\":{size},\"backend\":\"{}\",\"position_moves\":{},\
+         \"to_move\":\"{}\",\"moves_evaluated\":{},\"playouts_per_move\":{},\"seconds\":{secs:.4},\
+         \"warmup_seconds\":{warmup:.4},\"playouts_per_sec\":{:.0},\"best_move\":\"{}\",\"best_win_rate\":{:.4}}}",
+        sim.name(),
+        moves,
+        mover.name(),
+        children.leaves.len(),
+        playouts.max(1),
+        rated.playouts as f64 / secs,
+        name_move(&pos, children.moves[best]),
+        rated.win_rates[best],
+    );
+    Ok(())
+}
+
+/// The board size as the command line names it (Go: side of the square;
+/// Havannah: side of the hexagon), read back from the kernel input.
+fn options_size<G: crate::sim::cuda::KernelPosition>(pos: &G) -> usize {
+    match pos.kernel_input() {
+        crate::sim::cuda::KernelInput::Go(g) => g.size,
+        crate::sim::cuda::KernelInput::Havannah(h) => h.side,
+    }
+}

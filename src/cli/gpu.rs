@@ -4,8 +4,10 @@
 //! Every path asks cudarc's loaders first (`driver_present`,
 //! `nvrtc_present`): cudarc panics when a library it needs is missing.
 
-use crate::engine::Backend;
+use crate::engine::{Backend, GameKind};
+use crate::game::{go, havannah};
 use crate::sim::cuda::{self, check::CheckOptions, CudaError};
+use crate::sim::Simulator;
 use clap::ValueEnum;
 use std::path::PathBuf;
 
@@ -178,5 +180,133 @@ pub fn bench(
             eprintln!("warpstone bench --backend cuda: {e}");
             1
         }
+    }
+}
+
+/// `warpstone bench --backend cuda --search`: raw kernel rate, the rate at
+/// the search's batch shape, and the search's backed-up rate (JSON lines,
+/// see `gpu_bench`).
+pub fn search_bench(game: GameKind, args: &super::BenchArgs, cli: &super::Cli) -> i32 {
+    let gpus = match usable_gpus(&cli.gpus) {
+        Ok(list) => list,
+        Err(e) => {
+            eprintln!("warpstone bench --backend cuda --search: {e}");
+            return 2;
+        }
+    };
+    if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
+        eprintln!("warpstone bench: --seconds must be more than 0 and at most 3600");
+        return 2;
+    }
+    let opts = super::gpu_bench::SearchBench {
+        threads: args
+            .threads
+            .map_or_else(|| super::gpu_default_threads(gpus.len()), |t| t as usize),
+        gpus,
+        leaves: args.leaves.max(1),
+        playouts: args.playouts,
+        gpu_leaves: cli.gpu_leaves as usize,
+        gpu_playouts: cli.gpu_playouts,
+        seconds: args.seconds,
+        seed: args.seed,
+    };
+    let size = args.size;
+    let result = match game {
+        GameKind::Go => match go::Position::new(size, 7.5) {
+            Ok(start) => super::gpu_bench::run("go", size, &start, size * size / 2, &opts),
+            Err(e) => {
+                eprintln!("warpstone bench: {e}");
+                return 2;
+            }
+        },
+        GameKind::Havannah => match havannah::Position::new(size) {
+            Ok(start) => super::gpu_bench::run(
+                "havannah",
+                size,
+                &start,
+                cuda::hex::cell_count(size) / 4,
+                &opts,
+            ),
+            Err(e) => {
+                eprintln!("warpstone bench: {e}");
+                return 2;
+            }
+        },
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("warpstone bench --backend cuda --search: {e}");
+            1
+        }
+    }
+}
+
+/// `warpstone bench --all-moves`: every legal move of one position rated
+/// in one simulator batch, on the GPU when `--backend` resolves to it.
+pub fn all_moves_bench(
+    game: GameKind,
+    args: &super::BenchArgs,
+    backend: BackendArg,
+    gpus: &Option<Vec<usize>>,
+) -> i32 {
+    let backend = match resolve_backend(backend, gpus) {
+        Ok(b) => b,
+        Err(message) => {
+            eprintln!("warpstone bench --all-moves: {message}");
+            return 2;
+        }
+    };
+    let result = match game {
+        GameKind::Go => go::Position::new(args.size, 7.5)
+            .map_err(|e| e.to_string())
+            .and_then(|start| {
+                let sim = all_moves_simulator::<go::Position>(&backend)?;
+                let name = |pos: &go::Position, mv: go::Move| {
+                    crate::engine::go::move_vertex(pos, mv).to_string()
+                };
+                let m = args.moves;
+                crate::bench::all_moves("go", &start, m, args.playouts, args.seed, &*sim, &name)
+            }),
+        GameKind::Havannah => havannah::Position::new(args.size)
+            .map_err(|e| e.to_string())
+            .and_then(|start| {
+                let sim = all_moves_simulator::<havannah::Position>(&backend)?;
+                let name = |pos: &havannah::Position, mv: havannah::Move| match mv {
+                    havannah::Move::Play(c) => pos.cell_name(c),
+                    havannah::Move::Swap => "swap".to_string(),
+                };
+                let m = args.moves;
+                crate::bench::all_moves(
+                    "havannah",
+                    &start,
+                    m,
+                    args.playouts,
+                    args.seed,
+                    &*sim,
+                    &name,
+                )
+            }),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("warpstone bench --all-moves: {e}");
+            1
+        }
+    }
+}
+
+/// The simulator `--all-moves` times: every chosen GPU without the CPU
+/// fallback (a failed batch must not be timed as the GPU's), or the CPU.
+fn all_moves_simulator<G>(backend: &Backend) -> Result<Box<dyn Simulator<G>>, String>
+where
+    G: crate::sim::Rollout + cuda::KernelPosition,
+{
+    match backend {
+        Backend::Cuda { gpus } => cuda::GpuSimulator::<G>::new(gpus)
+            .map(|s| Box::new(s.without_cpu_fallback()) as Box<dyn Simulator<G>>)
+            .map_err(|e| e.to_string()),
+        Backend::Cpu => Ok(Box::new(crate::sim::cpu::CpuSimulator::<G>::new())),
     }
 }

@@ -5,6 +5,7 @@
 //! engine.
 
 mod gpu;
+mod gpu_bench;
 
 use crate::bench::{self, BenchOptions};
 use crate::engine::{self, Backend, EngineOptions, GameKind};
@@ -27,9 +28,21 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = GameArg::Go, global = true)]
     pub game: GameArg,
 
-    /// Search threads (default: all CPU cores).
+    /// Search threads (default: all CPU cores; with the GPU backend two per
+    /// launch slot, see --gpu-leaves).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
+
+    /// GPU backend: leaves each search thread selects and sends to the GPU
+    /// in one batch (one launch).
+    #[arg(long, value_name = "N", default_value_t = GPU_LEAVES_PER_BATCH, global = true,
+          value_parser = clap::value_parser!(u32).range(1..=65_535))]
+    pub gpu_leaves: u32,
+
+    /// GPU backend: playouts run from each leaf of a batch.
+    #[arg(long, value_name = "K", default_value_t = GPU_PLAYOUTS_PER_LEAF, global = true,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub gpu_playouts: u32,
 
     /// Fixed number of playouts per move, for reproducible matches and
     /// tests. Time limits from the controller still apply.
@@ -112,21 +125,35 @@ pub struct BenchArgs {
     /// Several sizes (with --backend cuda), e.g. 9,13,19.
     #[arg(long, value_delimiter = ',')]
     pub sizes: Option<Vec<usize>>,
-    /// Leaves per GPU launch (with --backend cuda).
+    /// Leaves per GPU launch (with --backend cuda: the kernel table, and
+    /// the raw kernel rate the search is compared with).
     #[arg(long, default_value_t = 256)]
     pub leaves: usize,
-    /// Playouts per leaf (with --backend cuda).
-    #[arg(long, default_value_t = 2048)]
+    /// Playouts per leaf (with --backend cuda), or per move (--all-moves).
+    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(1..))]
     pub playouts: u32,
-    /// Threads, each running its own playouts.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: u32,
+    /// Threads, each running its own playouts; with --search the search's
+    /// threads (CPU default 1; GPU default two per launch slot).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
     /// Seconds to measure.
     #[arg(long, default_value_t = 5.0)]
     pub seconds: f64,
     /// Also measure the full search (tree + playouts) from the empty board.
+    /// With --backend cuda: only the search, as playouts backed up into the
+    /// tree per second against the raw kernel rate (uses --gpu-leaves,
+    /// --gpu-playouts, --threads, --seconds).
     #[arg(long)]
     pub search: bool,
+    /// Evaluate every legal move of one position with --playouts playouts
+    /// each, all in one simulator batch (GPU with --backend cuda or auto
+    /// and a GPU, else the CPU); prints the rate and the best move.
+    #[arg(long, conflicts_with = "search")]
+    pub all_moves: bool,
+    /// With --all-moves: random legal moves played from the empty board
+    /// before evaluating (0: the empty board).
+    #[arg(long, default_value_t = 0)]
+    pub moves: usize,
     /// Go playout policy: random (light) or patterns (captures, atari,
     /// 3x3 patterns). Default: both, one line each.
     #[arg(long, value_enum)]
@@ -183,11 +210,31 @@ fn init_logging(verbose: u8) {
         .try_init();
 }
 
-/// Leaves per GPU launch and playouts per leaf in the search: enough work
-/// per launch to fill the GPU, few enough leaves that the tree still
-/// steers (paper 003 runs a block of playouts per child).
-const GPU_LEAVES_PER_BATCH: usize = 128;
-const GPU_PLAYOUTS_PER_LEAF: u32 = 64;
+/// Leaves per GPU launch and playouts per leaf in the search (paper 003
+/// runs a block of playouts per child). Two limits set them:
+/// - the tree: every leaf costs about 6.5 µs of descent and back-up under
+///   the one tree lock on 9x9 (measured with a simulator that returns at
+///   once: 110-150k leaves/s on 9x9, 50-65k on 19x19), so at 64 playouts a
+///   leaf the tree cannot take in more than about 9M playouts/s on 9x9 —
+///   about the kernel's whole rate there — while at 256 it takes 28M/s;
+/// - the GPU: a launch of 128 × 64 playouts is 8k threads on a GPU that
+///   holds 270k; 256 × 256 is 65k threads a launch, and with two launch
+///   slots in flight about half the device.
+///
+/// More playouts a leaf make each leaf's value surer and the tree grow
+/// more slowly per playout; at 9x9's rate that is still 30k+ new leaves a
+/// second. Tune with --gpu-leaves / --gpu-playouts and measure with
+/// `warpstone bench --backend cuda --search`.
+const GPU_LEAVES_PER_BATCH: u32 = 256;
+const GPU_PLAYOUTS_PER_LEAF: u32 = 256;
+
+/// Search threads with the GPU backend: two per launch slot, so that while
+/// one thread's batch runs in a slot another has its next batch ready for
+/// it (descended, flattened, copied) and the rest back up. All cores would
+/// only queue for the tree lock.
+fn gpu_default_threads(gpus: usize) -> usize {
+    2 * crate::sim::cuda::tuning::SLOTS_PER_GPU * gpus.max(1)
+}
 
 /// Memory kept back from `--max-memory` for everything but the tree:
 /// binary, stacks, playout buffers, the runtime.
@@ -220,6 +267,12 @@ pub fn main() -> i32 {
         Some(Command::CheckKernels { arch, ptx_dir }) => {
             return gpu::check_kernels(arch, ptx_dir.as_deref())
         }
+        Some(Command::Bench(args)) if args.all_moves => {
+            return gpu::all_moves_bench(game, args, cli.backend, &cli.gpus);
+        }
+        Some(Command::Bench(args)) if cli.backend == BackendArg::Cuda && args.search => {
+            return gpu::search_bench(game, args, &cli);
+        }
         Some(Command::Bench(args)) if cli.backend == BackendArg::Cuda => {
             let sizes = args.sizes.clone().unwrap_or_else(|| vec![args.size]);
             let (go, hex) = match game {
@@ -234,7 +287,7 @@ pub fn main() -> i32 {
         let options = BenchOptions {
             game,
             size: args.size,
-            threads: args.threads as usize,
+            threads: args.threads.unwrap_or(1) as usize,
             seconds: args.seconds,
             search: args.search,
             policy: args.policy,
@@ -262,21 +315,19 @@ pub fn main() -> i32 {
         }
     };
     let mut search = SearchConfig {
-        threads: cli
-            .threads
-            .map(|t| t as usize)
-            .unwrap_or_else(default_threads),
+        threads: cli.threads.map_or_else(default_threads, |t| t as usize),
         max_memory_bytes: tree_budget_bytes(cli.max_memory),
         seed,
         resign_threshold: (cli.resign_threshold > 0.0).then_some(cli.resign_threshold),
         ..SearchConfig::default()
     };
     if let Backend::Cuda { gpus } = &backend {
-        // Batches of leaves, many playouts each; two search threads per
-        // GPU so one batch is prepared while the other runs.
-        search.leaves_per_batch = GPU_LEAVES_PER_BATCH;
-        search.playouts_per_leaf = GPU_PLAYOUTS_PER_LEAF;
-        search.threads = search.threads.max(2 * gpus.len());
+        // Batches of leaves, many playouts each (see GPU_LEAVES_PER_BATCH).
+        search.leaves_per_batch = cli.gpu_leaves as usize;
+        search.playouts_per_leaf = cli.gpu_playouts;
+        search.threads = cli
+            .threads
+            .map_or_else(|| gpu_default_threads(gpus.len()), |t| t as usize);
     }
     let options = EngineOptions {
         search,
@@ -307,5 +358,22 @@ mod tests {
         assert!(Cli::try_parse_from(["warpstone", "--resign-threshold", "2"]).is_err());
         assert!(Cli::try_parse_from(["warpstone", "--game", "chess"]).is_err());
         assert!(Cli::try_parse_from(["warpstone", "--playouts", "100", "--seed", "3"]).is_ok());
+        assert!(Cli::try_parse_from(["warpstone", "--gpu-leaves", "0"]).is_err());
+        assert!(Cli::try_parse_from(["warpstone", "--gpu-playouts", "0"]).is_err());
+        assert!(Cli::try_parse_from(["warpstone", "bench", "--search", "--all-moves"]).is_err());
+    }
+
+    #[test]
+    fn gpu_flags_reach_bench_and_have_defaults() {
+        let cli = Cli::try_parse_from(["warpstone", "bench", "--gpu-leaves", "64"]).unwrap();
+        assert_eq!(cli.gpu_leaves, 64);
+        assert_eq!(cli.gpu_playouts, GPU_PLAYOUTS_PER_LEAF);
+        let cli = Cli::try_parse_from(["warpstone", "bench", "--all-moves", "--moves", "5"]);
+        let Some(Command::Bench(args)) = cli.unwrap().command else {
+            panic!("bench expected");
+        };
+        assert!(args.all_moves && args.moves == 5 && args.threads.is_none());
+        assert_eq!(gpu_default_threads(1), 4);
+        assert_eq!(gpu_default_threads(0), 4);
     }
 }

@@ -252,26 +252,15 @@ impl HavannahSession {
     /// Every empty cell rated by the share of playouts the side to move
     /// wins after playing there.
     fn move_values(&self) -> Reply {
-        let color = self.pos.to_move();
-        let mut moves = Vec::new();
-        if self.pos.outcome().is_none() {
-            self.pos.legal_moves(&mut moves);
-        }
-        let after: Vec<(usize, Position)> = moves
-            .iter()
-            .filter(|&&m| m != Move::Swap)
-            .map(|&m| {
-                let mut next = self.pos.clone();
-                next.play_unchecked(m);
-                (self.pos.move_index(m), next)
-            })
-            .collect();
+        let children = evaluate::placements(&self.pos);
         let sim = self.thinker.simulator().as_ref();
         let space = self.pos.move_space();
+        // One simulate call for every cell: one GPU batch with --backend cuda.
         let values = evaluate::move_values(
             sim,
-            &after,
-            color,
+            &children.indices,
+            &children.leaves,
+            self.pos.to_move(),
             space,
             MOVE_VALUE_PLAYOUTS,
             ANALYSIS_SEED,

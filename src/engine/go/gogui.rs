@@ -63,21 +63,21 @@ impl GoSession {
     /// `color` wins after playing it.
     pub(super) fn move_values(&self, color: Option<Color>) -> Reply {
         let color = color.unwrap_or(self.pos.to_move());
-        let after: Vec<(usize, Position)> = self
-            .pos
-            .legal_points_as(color)
-            .into_iter()
-            .filter_map(|p| {
-                let mut next = self.pos.clone();
-                next.play_as(color, Move::Play(p)).ok()?;
-                Some((self.pos.move_index(Move::Play(p)), next))
-            })
-            .collect();
+        let (mut indices, mut leaves) = (Vec::new(), Vec::new());
+        for p in self.pos.legal_points_as(color) {
+            let mut next = self.pos.clone();
+            if next.play_as(color, Move::Play(p)).is_ok() {
+                indices.push(self.pos.move_index(Move::Play(p)));
+                leaves.push(next);
+            }
+        }
         let sim = self.thinker.simulator().as_ref();
         let space = self.pos.move_space();
+        // One simulate call for every move: one GPU batch with --backend cuda.
         let values = evaluate::move_values(
             sim,
-            &after,
+            &indices,
+            &leaves,
             color,
             space,
             MOVE_VALUE_PLAYOUTS,

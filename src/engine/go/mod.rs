@@ -231,7 +231,7 @@ impl Session for GoSession {
 }
 
 /// The protocol text of a move on `pos`'s board.
-pub(super) fn move_vertex(pos: &Position, mv: Move) -> Vertex {
+pub(crate) fn move_vertex(pos: &Position, mv: Move) -> Vertex {
     match mv {
         Move::Pass => Vertex::Pass,
         Move::Play(p) => {

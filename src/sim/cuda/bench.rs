@@ -58,7 +58,7 @@ pub fn bench(
     let gpu = Gpu::new(ordinal)?;
     let device = gpu.info.name.clone();
     let mut lines = Vec::new();
-    let mut go = CudaSimulator::<GoRandom>::with_gpu(gpu);
+    let mut go = CudaSimulator::<GoRandom>::with_gpu(gpu)?;
     for (kernel, &size) in GoKernel::ALL
         .iter()
         .flat_map(|k| go_sizes.iter().map(move |s| (*k, s)))
@@ -104,7 +104,7 @@ pub fn bench(
             });
         }
     }
-    let mut hav = CudaSimulator::<havannah::Position>::with_gpu(go.into_gpu());
+    let mut hav = CudaSimulator::<havannah::Position>::with_gpu(go.into_gpu())?;
     for variant in HexVariant::ALL {
         hav.set_hex_variant(variant);
         for &side in hex_sizes {

@@ -220,7 +220,13 @@ where
             result,
         );
     }
-    let mut sim_go = CudaSimulator::<Go>::with_gpu(gpu);
+    let mut sim_go = match CudaSimulator::<Go>::with_gpu(gpu) {
+        Ok(sim) => sim,
+        Err(e) => {
+            push(&mut report, progress, "open launch slots".into(), Err(e));
+            return report;
+        }
+    };
     for &size in opts.go_sizes.iter().filter(|_| opts.positions > 0) {
         let Some(start) = (rules.go)(size, opts.komi) else {
             push(
@@ -254,7 +260,13 @@ where
             );
         }
     }
-    let mut sim_hex = CudaSimulator::<Hex>::with_gpu(sim_go.into_gpu());
+    let mut sim_hex = match CudaSimulator::<Hex>::with_gpu(sim_go.into_gpu()) {
+        Ok(sim) => sim,
+        Err(e) => {
+            push(&mut report, progress, "open launch slots".into(), Err(e));
+            return report;
+        }
+    };
     for &side in opts.hex_sizes.iter().filter(|_| opts.positions > 0) {
         let Some(start) = (rules.havannah)(side) else {
             push(

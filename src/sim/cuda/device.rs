@@ -135,6 +135,9 @@ impl GoKernel {
 pub struct Gpu {
     pub info: DeviceInfo,
     pub ctx: Arc<CudaContext>,
+    /// The stream of set-up work, replays and constant reads. Playout
+    /// launches run on the caller's stream (one per launch slot, see
+    /// `simulator.rs`), so that batches of several threads overlap.
     pub stream: Arc<CudaStream>,
     go: Arc<CudaModule>,
     hex: Arc<CudaModule>,
@@ -227,12 +230,15 @@ impl Gpu {
         Ok(self.hex.load_function(&format!("hex_{kind}_{side}"))?)
     }
 
-    /// Launches light Go playouts: `leaves` headers (4 × i32 each: to
-    /// move, ko, passes, komi in half points), `boards` (size² bytes per
-    /// leaf), accumulating into `stats` (per-leaf blocks, see common.cuh).
+    /// Launches light Go playouts on `stream`: `leaves` headers (4 × i32
+    /// each: to move, ko, passes, komi in half points), `boards` (size²
+    /// bytes per leaf), accumulating into `stats` (per-leaf blocks, see
+    /// common.cuh). The buffers may be longer than `leaf_count` leaves
+    /// need (reused buffers); the kernel reads only the first ones.
     #[allow(clippy::too_many_arguments)]
     pub fn launch_go(
         &self,
+        stream: &CudaStream,
         size: usize,
         kernel: GoKernel,
         boards: &CudaSlice<u8>,
@@ -276,17 +282,20 @@ impl Gpu {
             }
         };
         self.note_local_memory(&f);
-        let mut b = self.stream.launch_builder(&f);
+        let mut b = stream.launch_builder(&f);
         b.arg(boards)
             .arg(leaves)
             .arg(stats)
             .arg(&playouts_per_leaf)
             .arg(&seed);
-        // SAFETY: go_random_N and go_points_random_N(const u8* boards,
-        // const GoLeaf* leaves, u32* stats, u32 playouts_per_leaf, u64
-        // seed): boards holds leaf_count ×
-        // N² bytes, leaves leaf_count × 4 i32 (GoLeaf), stats leaf_count ×
-        // stats_stride(N²) u32; the grid's y extent is leaf_count.
+        // SAFETY: go_{random,points_random,shared}_N and go_bits_random_N
+        // (const u8* boards, const GoLeaf* leaves, u32* stats, u32
+        // playouts_per_leaf, u64 seed): boards holds at least leaf_count ×
+        // N² bytes, leaves at least leaf_count × 4 i32 (GoLeaf), stats at
+        // least leaf_count × stats_stride(N²) u32 (the caller sizes them);
+        // the grid's y extent is leaf_count, so no block reads past them.
+        // All three buffers belong to `stream`'s slot and stay alive and
+        // untouched by the host until that stream is synchronised.
         unsafe { b.launch(cfg) }?;
         Ok(())
     }
@@ -363,11 +372,12 @@ impl Gpu {
         })
     }
 
-    /// Launches Havannah playouts; like [`Gpu::launch_go`] with 4 × i32
-    /// headers (to move, padding) and one byte per cell.
+    /// Launches Havannah playouts on `stream`; like [`Gpu::launch_go`]
+    /// with 4 × i32 headers (to move, padding) and one byte per cell.
     #[allow(clippy::too_many_arguments)]
     pub fn launch_hex(
         &self,
+        stream: &CudaStream,
         side: usize,
         variant: HexVariant,
         boards: &CudaSlice<u8>,
@@ -397,16 +407,19 @@ impl Gpu {
             )
         };
         self.note_local_memory(&f);
-        let mut b = self.stream.launch_builder(&f);
+        let mut b = stream.launch_builder(&f);
         b.arg(boards)
             .arg(leaves)
             .arg(stats)
             .arg(&playouts_per_leaf)
             .arg(&seed);
-        // SAFETY: hex_{random,plainfind,shared}_S(const u8* boards, const HexLeaf*
-        // leaves, u32* stats, u32 playouts_per_leaf, u64 seed): boards
-        // holds leaf_count × cells bytes, leaves leaf_count × 4 i32, stats
-        // leaf_count × stats_stride(cells) u32; grid y = leaf_count.
+        // SAFETY: hex_{random,plainfind,shared}_S(const u8* boards, const
+        // HexLeaf* leaves, u32* stats, u32 playouts_per_leaf, u64 seed):
+        // boards holds at least leaf_count × cells bytes, leaves at least
+        // leaf_count × 4 i32, stats at least leaf_count ×
+        // stats_stride(cells) u32; grid y = leaf_count. The buffers belong
+        // to `stream`'s slot and outlive the launch (the caller
+        // synchronises `stream` before reusing them).
         unsafe { b.launch(cfg) }?;
         Ok(())
     }

@@ -18,7 +18,8 @@
 //! - [`device`]: the driver side: context, modules, launches.
 //! - [`hex`]: Havannah board geometry shared by the host and the kernels.
 //! - [`input`]: how a position becomes kernel input ([`KernelPosition`]).
-//! - [`simulator`]: the simulator itself, [`CudaSimulator`].
+//! - [`simulator`]: the simulator itself, [`CudaSimulator`]; [`slot`]: its
+//!   launch slots (a stream and reused buffers per batch in flight).
 //! - [`multi`]: [`GpuSimulator`], what the engine's search uses (several
 //!   GPUs, CPU-policy priors, CPU fallback for sizes without kernels).
 //! - [`check`], [`replay`], [`bench`], [`positions`]: the GPU check
@@ -35,6 +36,7 @@ pub mod multi;
 pub mod positions;
 pub mod replay;
 pub mod simulator;
+pub mod slot;
 
 pub use bench::{bench, BenchLine};
 pub use check::{
@@ -89,9 +91,18 @@ pub mod tuning {
 
     /// Threads per block of the replay kernels.
     pub const REPLAY_BLOCK: u32 = 128;
-    /// Upper bound on device memory one simulator allocates (statistics,
-    /// boards, leaf headers); batches larger than this are split.
+    /// Upper bound on device memory one simulator (one GPU) allocates for
+    /// batches (statistics, boards, leaf headers), all its launch slots
+    /// together: each slot keeps to `MAX_DEVICE_BYTES / SLOTS_PER_GPU`,
+    /// and batches larger than that are split into several launches.
     pub const MAX_DEVICE_BYTES: usize = 256 << 20;
+
+    /// Launch slots per GPU: batches of different search threads in flight
+    /// at once, each on its own stream with its own buffers. Two is the
+    /// least that overlaps one batch's kernel with another's copies and
+    /// tree work; more only helps when one batch's kernel leaves the GPU
+    /// half empty (the kernels of several streams then run side by side).
+    pub const SLOTS_PER_GPU: usize = 2;
 }
 
 /// Why the CUDA backend cannot do what was asked.

@@ -8,8 +8,9 @@ use crate::sim::{LeafStats, Prior, Rollout, Simulator};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// One `CudaSimulator` per GPU. Each `simulate` call (one search thread's
-/// batch) goes to the next GPU in turn, so with at least as many search
-/// threads as GPUs every GPU has a batch in flight while the tree works.
+/// batch) goes to the next GPU in turn and takes one of its launch slots,
+/// so with at least as many search threads as slots on all GPUs together
+/// every slot has a batch in flight while other threads work on the tree.
 /// Boards the kernels do not cover (Go sizes other than 9, 13, 19) are
 /// played out by the CPU simulator instead, so the search never gets empty
 /// statistics.
@@ -17,6 +18,9 @@ pub struct GpuSimulator<G> {
     gpus: Vec<CudaSimulator<G>>,
     next: AtomicUsize,
     cpu: CpuSimulator<G>,
+    /// Play failed batches on the CPU (the engine) or leave them with zero
+    /// playouts (benchmarks, which must not time the CPU as the GPU).
+    fallback: bool,
     warned: AtomicBool,
 }
 
@@ -34,16 +38,46 @@ impl<G> GpuSimulator<G> {
             gpus,
             next: AtomicUsize::new(0),
             cpu: CpuSimulator::new(),
+            fallback: true,
             warned: AtomicBool::new(false),
         })
+    }
+
+    /// Failed batches come back with zero playouts instead of the CPU's.
+    pub fn without_cpu_fallback(mut self) -> Self {
+        self.fallback = false;
+        self
     }
 
     pub fn gpu_count(&self) -> usize {
         self.gpus.len()
     }
+
+    /// Launch slots on all GPUs together: batches that can be in flight.
+    pub fn slot_count(&self) -> usize {
+        self.gpus.iter().map(|g| g.slot_count()).sum()
+    }
 }
 
 impl<G: KernelPosition> GpuSimulator<G> {
+    /// [`Simulator::simulate`] on the next GPU without the CPU fallback:
+    /// benchmarks must not time the CPU under the GPU's name.
+    pub fn try_simulate(
+        &self,
+        leaves: &[G],
+        playouts_per_leaf: u32,
+        seed: u64,
+        out: &mut [LeafStats],
+    ) -> Result<(), CudaError> {
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.gpus.len();
+        self.gpus[i].try_simulate(leaves, playouts_per_leaf, seed, out)
+    }
+
+    /// Name of the first GPU, for reports.
+    pub fn device_name(&self) -> String {
+        self.gpus[0].gpu().info.name.clone()
+    }
+
     /// GPU memory in use, all GPUs together.
     pub fn memory_bytes(&self) -> usize {
         self.gpus.iter().map(|g| g.memory_bytes()).sum()
@@ -56,8 +90,14 @@ impl<G: KernelPosition + Rollout> Simulator<G> for GpuSimulator<G> {
     }
 
     fn simulate(&self, leaves: &[G], playouts_per_leaf: u32, seed: u64, out: &mut [LeafStats]) {
-        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.gpus.len();
-        if let Err(e) = self.gpus[i].try_simulate(leaves, playouts_per_leaf, seed, out) {
+        if let Err(e) = self.try_simulate(leaves, playouts_per_leaf, seed, out) {
+            if !self.fallback {
+                tracing::error!("GPU playouts failed: {e}");
+                for (leaf, stats) in leaves.iter().zip(out.iter_mut()) {
+                    stats.reset(leaf.move_space());
+                }
+                return;
+            }
             if !self.warned.swap(true, Ordering::Relaxed) {
                 tracing::warn!("GPU playouts failed ({e}); the CPU plays these leaves out");
             }

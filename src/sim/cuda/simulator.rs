@@ -3,28 +3,38 @@
 //! One launch covers many leaves: the grid's y axis is the leaf, its x
 //! axis the leaf's playouts (one per thread), and each block sums its
 //! playouts in shared memory before one atomic add per counter into the
-//! leaf's block of device memory. Batches that would exceed
-//! [`super::tuning::MAX_DEVICE_BYTES`] or the grid's y limit are split.
+//! leaf's block of device memory. Batches that would exceed a slot's
+//! share of [`super::tuning::MAX_DEVICE_BYTES`] or the grid's y limit are
+//! split.
+//!
+//! Concurrent calls (one per search thread) each take a launch slot (see
+//! [`super::slot`]): [`super::tuning::SLOTS_PER_GPU`] streams with their
+//! own reused buffers, so one thread's kernel runs while another's copies
+//! go through and the host threads descend and back up the tree.
 
 use super::device::{GoKernel, Gpu, HexVariant};
 use super::hex;
 use super::input::{color_code, KernelInput, KernelPosition};
+use super::slot::{ensure_len, Slot, Slots};
 use super::{tuning, CudaError};
 use crate::sim::{AmafCount, LeafStats, Simulator};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Largest grid y extent (leaves per launch).
 const MAX_LEAVES_PER_LAUNCH: usize = 65_535;
 
 pub struct CudaSimulator<G> {
-    gpu: Mutex<Gpu>,
+    /// Shared by every slot: the context and the loaded modules and
+    /// functions are read-only once built.
+    gpu: Gpu,
+    slots: Slots<Slot>,
     /// `None`: [`tuning::hex_variant`] for the board size.
     hex_variant: Option<HexVariant>,
     /// `None`: [`tuning::go_kernel`] for the board size.
     go_kernel: Option<GoKernel>,
-    peak_bytes: AtomicUsize,
+    /// Device bytes every slot's buffers hold together.
+    allocated: AtomicUsize,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -34,20 +44,39 @@ pub fn stats_stride(moves: usize) -> usize {
     (4 + 5 * moves + 1) & !1
 }
 
+/// Leaves one launch of a slot may carry: each slot keeps to its share of
+/// [`tuning::MAX_DEVICE_BYTES`] (so all slots together stay under it) and
+/// to the grid's y limit.
+fn leaves_per_chunk(points: usize, slots: usize) -> usize {
+    let per_leaf_bytes = stats_stride(points) * 4 + points + 16;
+    (tuning::MAX_DEVICE_BYTES / slots.max(1) / per_leaf_bytes).clamp(1, MAX_LEAVES_PER_LAUNCH)
+}
+
 impl<G> CudaSimulator<G> {
     /// Opens GPU `ordinal` and compiles the kernels for it.
     pub fn new(ordinal: usize) -> Result<Self, CudaError> {
-        Ok(Self::with_gpu(Gpu::new(ordinal)?))
+        Self::with_gpu(Gpu::new(ordinal)?)
     }
 
-    pub fn with_gpu(gpu: Gpu) -> Self {
-        CudaSimulator {
-            gpu: Mutex::new(gpu),
+    /// A simulator on `gpu` with [`tuning::SLOTS_PER_GPU`] launch slots.
+    pub fn with_gpu(gpu: Gpu) -> Result<Self, CudaError> {
+        Self::with_slots(gpu, tuning::SLOTS_PER_GPU)
+    }
+
+    /// A simulator with `slots` launch slots (at least one), each on a
+    /// stream of its own.
+    pub fn with_slots(gpu: Gpu, slots: usize) -> Result<Self, CudaError> {
+        let slots = (0..slots.max(1))
+            .map(|_| Ok(Slot::new(gpu.ctx.new_stream()?)))
+            .collect::<Result<Vec<_>, CudaError>>()?;
+        Ok(CudaSimulator {
+            gpu,
+            slots: Slots::new(slots),
             hex_variant: None,
             go_kernel: None,
-            peak_bytes: AtomicUsize::new(0),
+            allocated: AtomicUsize::new(0),
             _game: PhantomData,
-        }
+        })
     }
 
     pub fn set_go_kernel(&mut self, kernel: GoKernel) {
@@ -59,48 +88,60 @@ impl<G> CudaSimulator<G> {
     }
 
     /// Sets the occupancy knob (`None`: [`super::tuning::threads_per_sm`]).
-    pub fn set_threads_per_sm(&self, threads: Option<u32>) {
-        if let Ok(mut gpu) = self.gpu.lock() {
-            gpu.threads_per_sm = threads.map(|t| t.max(32));
-        }
+    pub fn set_threads_per_sm(&mut self, threads: Option<u32>) {
+        self.gpu.threads_per_sm = threads.map(|t| t.max(32));
     }
 
-    /// Gives the GPU back (to build a simulator for another game on it).
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Gives the GPU back (to build a simulator for another game on it);
+    /// the slots' streams and buffers are freed.
     pub fn into_gpu(self) -> Gpu {
-        match self.gpu.into_inner() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
-        }
+        drop(self.slots.into_inner());
+        self.gpu
     }
 
-    /// Device memory in use at most (bytes): the largest batch's buffers
-    /// (bounded by [`tuning::MAX_DEVICE_BYTES`]) plus the local memory the
-    /// driver reserves for the per-thread boards (fixed by the kernels:
-    /// about 6 KiB a thread for 19x19 Go, times 2048 threads per
-    /// multiprocessor).
+    /// Device memory in use (bytes): every slot's buffers (together at
+    /// most [`tuning::MAX_DEVICE_BYTES`], each slot keeping to its share)
+    /// plus the local memory the driver reserves for the per-thread boards
+    /// (fixed by the kernels: about 6 KiB a thread for 19x19 Go, times
+    /// 2048 threads per multiprocessor).
     pub fn memory_bytes(&self) -> usize {
-        let local = self.gpu.lock().map_or(0, |g| g.local_memory_bytes());
-        self.peak_bytes.load(Ordering::Relaxed) + local
+        self.allocated.load(Ordering::Relaxed) + self.gpu.local_memory_bytes()
     }
 }
 
-/// A batch of leaves flattened into the kernels' arrays.
-struct Batch {
+/// What the kernels need to know of a batch besides its arrays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BatchShape {
     game: Game,
     size: usize,
     points: usize,
-    boards: Vec<u8>,
-    headers: Vec<i32>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Game {
     Go,
     Havannah,
 }
 
-fn flatten<G: KernelPosition>(leaves: &[G]) -> Result<Batch, CudaError> {
-    let mut batch: Option<Batch> = None;
+/// Flattens `leaves` into the kernels' arrays, `boards` (one colour byte
+/// per point per leaf) and `headers` (4 i32 per leaf), reusing their
+/// allocations.
+fn flatten_into<G: KernelPosition>(
+    leaves: &[G],
+    boards: &mut Vec<u8>,
+    headers: &mut Vec<i32>,
+) -> Result<BatchShape, CudaError> {
+    boards.clear();
+    headers.clear();
+    let mut shape: Option<BatchShape> = None;
     for leaf in leaves {
         let (game, size, colors, header) = match leaf.kernel_input() {
             KernelInput::Go(g) => {
@@ -131,30 +172,30 @@ fn flatten<G: KernelPosition>(leaves: &[G]) -> Result<Batch, CudaError> {
                 colors.len()
             )));
         }
-        if batch.is_none() {
-            // Refuse sizes without kernels before copying anything, so a
-            // caller that falls back to the CPU loses no time here.
-            match game {
-                Game::Go => super::device::check_go_size(size)?,
-                Game::Havannah => super::device::check_hex_size(size)?,
+        let here = BatchShape { game, size, points };
+        match shape {
+            None => {
+                // Refuse sizes without kernels before copying anything, so
+                // a caller that falls back to the CPU loses no time here.
+                match game {
+                    Game::Go => super::device::check_go_size(size)?,
+                    Game::Havannah => super::device::check_hex_size(size)?,
+                }
+                boards.reserve(points * leaves.len());
+                headers.reserve(4 * leaves.len());
+                shape = Some(here);
             }
+            Some(s) if s != here => {
+                return Err(CudaError::Input(
+                    "leaves of one batch must share game and size".into(),
+                ))
+            }
+            Some(_) => {}
         }
-        let b = batch.get_or_insert_with(|| Batch {
-            game,
-            size,
-            points,
-            boards: Vec::with_capacity(points * leaves.len()),
-            headers: Vec::with_capacity(4 * leaves.len()),
-        });
-        if b.game != game || b.size != size {
-            return Err(CudaError::Input(
-                "leaves of one batch must share game and size".into(),
-            ));
-        }
-        b.boards.extend_from_slice(&colors);
-        b.headers.extend_from_slice(&header);
+        boards.extend_from_slice(&colors);
+        headers.extend_from_slice(&header);
     }
-    batch.ok_or_else(|| CudaError::Input("empty batch".into()))
+    shape.ok_or_else(|| CudaError::Input("empty batch".into()))
 }
 
 impl<G: KernelPosition> CudaSimulator<G> {
@@ -172,61 +213,76 @@ impl<G: KernelPosition> CudaSimulator<G> {
         if out.len() != leaves.len() {
             return Err(CudaError::Input("out and leaves differ in length".into()));
         }
-        let batch = flatten(leaves)?;
-        let stride = stats_stride(batch.points);
-        let per_leaf_bytes = stride * 4 + batch.points + 16;
-        let chunk = (tuning::MAX_DEVICE_BYTES / per_leaf_bytes).clamp(1, MAX_LEAVES_PER_LAUNCH);
-        let gpu = self
-            .gpu
-            .lock()
-            .map_err(|_| CudaError::Driver("GPU lock poisoned".into()))?;
-        let mut host_stats = Vec::new();
+        let mut guard = self
+            .slots
+            .take()
+            .ok_or_else(|| CudaError::Driver("no launch slot".into()))?;
+        let slot = &mut *guard;
+        let shape = flatten_into(leaves, &mut slot.host_boards, &mut slot.host_headers)?;
+        let points = shape.points;
+        let stride = stats_stride(points);
+        let chunk = leaves_per_chunk(points, self.slots.len());
+        let stream = slot.stream.clone();
         for (c, start) in (0..leaves.len()).step_by(chunk).enumerate() {
             let end = (start + chunk).min(leaves.len());
             let n = end - start;
-            let boards = gpu
-                .stream
-                .clone_htod(&batch.boards[start * batch.points..end * batch.points])?;
-            let headers = gpu.stream.clone_htod(&batch.headers[start * 4..end * 4])?;
-            let mut stats = gpu.stream.alloc_zeros::<u32>(n * stride)?;
-            self.peak_bytes
-                .fetch_max(n * per_leaf_bytes, Ordering::Relaxed);
+            let boards = ensure_len(&mut slot.boards, n * points, &stream, &self.allocated)?;
+            stream.memcpy_htod(
+                &slot.host_boards[start * points..end * points],
+                &mut boards.slice_mut(0..n * points),
+            )?;
+            let headers = ensure_len(&mut slot.headers, n * 4, &stream, &self.allocated)?;
+            stream.memcpy_htod(
+                &slot.host_headers[start * 4..end * 4],
+                &mut headers.slice_mut(0..n * 4),
+            )?;
+            let stats = ensure_len(&mut slot.stats, n * stride, &stream, &self.allocated)?;
+            // The kernels add into the counters: zero this chunk's part on
+            // the same stream, ordered before the launch.
+            stream.memset_zeros(&mut stats.slice_mut(0..n * stride))?;
+            let (Some(boards), Some(headers), Some(stats)) =
+                (&slot.boards, &slot.headers, &mut slot.stats)
+            else {
+                return Err(CudaError::Driver("slot buffers missing".into()));
+            };
             // Chunks after the first get their own seed so no two leaves
             // of one call share a stream.
             let chunk_seed = seed ^ (c as u64).wrapping_mul(0xA24B_AED4_963E_E407);
-            match batch.game {
-                Game::Go => gpu.launch_go(
-                    batch.size,
-                    self.go_kernel
-                        .unwrap_or_else(|| tuning::go_kernel(batch.points)),
-                    &boards,
-                    &headers,
-                    &mut stats,
+            match shape.game {
+                Game::Go => self.gpu.launch_go(
+                    &stream,
+                    shape.size,
+                    self.go_kernel.unwrap_or_else(|| tuning::go_kernel(points)),
+                    boards,
+                    headers,
+                    stats,
                     n as u32,
                     playouts_per_leaf,
                     chunk_seed,
                 )?,
-                Game::Havannah => gpu.launch_hex(
-                    batch.size,
+                Game::Havannah => self.gpu.launch_hex(
+                    &stream,
+                    shape.size,
                     self.hex_variant
-                        .unwrap_or_else(|| tuning::hex_variant(batch.points)),
-                    &boards,
-                    &headers,
-                    &mut stats,
+                        .unwrap_or_else(|| tuning::hex_variant(points)),
+                    boards,
+                    headers,
+                    stats,
                     n as u32,
                     playouts_per_leaf,
                     chunk_seed,
                 )?,
             }
-            host_stats.clear();
-            host_stats.resize(n * stride, 0);
-            gpu.stream.memcpy_dtoh(&stats, &mut host_stats)?;
-            gpu.stream.synchronize()?;
+            slot.host_stats.clear();
+            slot.host_stats.resize(n * stride, 0);
+            stream.memcpy_dtoh(&stats.slice(0..n * stride), &mut slot.host_stats)?;
+            // Only this slot's stream: other threads' launches go on.
+            stream.synchronize()?;
             for (i, leaf) in leaves[start..end].iter().enumerate() {
                 unpack(
                     leaf,
-                    &host_stats[i * stride..(i + 1) * stride],
-                    batch.points,
+                    &slot.host_stats[i * stride..(i + 1) * stride],
+                    points,
                     &mut out[start + i],
                 );
             }
@@ -330,6 +386,11 @@ mod tests {
         ));
     }
 
+    fn flatten(leaves: &[go::Position]) -> Result<(Vec<u8>, Vec<i32>), CudaError> {
+        let (mut boards, mut headers) = (vec![9; 3], vec![9; 2]);
+        flatten_into(leaves, &mut boards, &mut headers).map(|_| (boards, headers))
+    }
+
     #[test]
     fn flatten_rejects_sizes_without_kernels() {
         assert!(matches!(
@@ -342,8 +403,20 @@ mod tests {
     fn flatten_rejects_mixed_sizes() {
         let leaves = [empty(9), empty(13)];
         assert!(matches!(flatten(&leaves), Err(CudaError::Input(_))));
-        let batch = flatten(&leaves[..1]).unwrap();
-        assert_eq!(batch.boards.len(), 81);
-        assert_eq!(batch.headers, vec![1, -1, 0, 15]);
+        let (boards, headers) = flatten(&leaves[..1]).unwrap();
+        assert_eq!(boards, vec![0; 81], "reused buffers start afresh");
+        assert_eq!(headers, vec![1, -1, 0, 15]);
+    }
+
+    #[test]
+    fn every_slot_keeps_to_its_share_of_device_memory() {
+        for points in [81, 169, 361, 37, 271] {
+            for slots in [1, 2, 4] {
+                let chunk = leaves_per_chunk(points, slots);
+                let per_leaf = stats_stride(points) * 4 + points + 16;
+                assert!(chunk * per_leaf * slots <= tuning::MAX_DEVICE_BYTES);
+                assert!((1..=MAX_LEAVES_PER_LAUNCH).contains(&chunk));
+            }
+        }
     }
 }

@@ -1,0 +1,150 @@
+//! `warpstone bench --backend cuda --search`: how much of the kernels'
+//! playout rate the whole search turns into playouts backed up into the
+//! tree, as JSON lines:
+//!
+//! 1. `"mode":"kernel"`: the raw kernel rate, one thread launching
+//!    `--leaves` fixed positions × `--playouts` (the shape of the kernel
+//!    table in the README) — the figure the search is measured against;
+//! 2. `"mode":"kernel-batches"`: the rate at the search's own batch shape
+//!    (`--gpu-leaves` × `--gpu-playouts`) with every launch slot kept busy
+//!    by its own thread — what the GPU gives at that shape, tree aside;
+//! 3. `"mode":"search"`: the UCT search from the empty board for
+//!    `--seconds`, playouts backed up per second, and that as a fraction of
+//!    (1) and of (2).
+
+use crate::search::{Limits, Search, SearchConfig};
+use crate::sim::cuda::{check::fixed_positions, CudaError, GpuSimulator, KernelPosition};
+use crate::sim::{LeafStats, Rollout, Simulator};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What the search bench runs with.
+#[derive(Clone, Debug)]
+pub struct SearchBench {
+    pub gpus: Vec<usize>,
+    pub leaves: usize,
+    pub playouts: u32,
+    pub threads: usize,
+    pub gpu_leaves: usize,
+    pub gpu_playouts: u32,
+    pub seconds: f64,
+    pub seed: u64,
+}
+
+/// Runs the three measurements for the game of `start` and prints them.
+pub fn run<G: KernelPosition + Rollout>(
+    game: &str,
+    size: usize,
+    start: &G,
+    spread: usize,
+    opts: &SearchBench,
+) -> Result<(), CudaError> {
+    let sim = Arc::new(GpuSimulator::<G>::new(&opts.gpus)?);
+    let device = sim.device_name();
+    let head = format!(
+        "\"backend\":\"cuda\",\"device\":\"{device}\",\"gpus\":{},\"slots\":{},\"game\":\"{game}\",\"size\":{size}",
+        sim.gpu_count(),
+        sim.slot_count()
+    );
+
+    let positions = fixed_positions(start, opts.leaves, spread, 7);
+    let kernel = timed_batches(&sim, &positions, opts.playouts, 1, Duration::ZERO, 3)?;
+    println!(
+        "{{{head},\"mode\":\"kernel\",\"leaves\":{},\"playouts_per_leaf\":{},\"threads\":1,\"playouts_per_sec\":{kernel:.0}}}",
+        opts.leaves, opts.playouts
+    );
+
+    let positions = fixed_positions(start, opts.gpu_leaves, spread, 7);
+    let shape = timed_batches(
+        &sim,
+        &positions,
+        opts.gpu_playouts,
+        sim.slot_count(),
+        Duration::from_secs_f64(opts.seconds.clamp(0.5, 3.0)),
+        3,
+    )?;
+    println!(
+        "{{{head},\"mode\":\"kernel-batches\",\"leaves\":{},\"playouts_per_leaf\":{},\"threads\":{},\"playouts_per_sec\":{shape:.0}}}",
+        opts.gpu_leaves,
+        opts.gpu_playouts,
+        sim.slot_count()
+    );
+
+    let config = SearchConfig {
+        threads: opts.threads.max(1),
+        leaves_per_batch: opts.gpu_leaves.max(1),
+        playouts_per_leaf: opts.gpu_playouts.max(1),
+        seed: opts.seed,
+        early_stop: false,
+        ..SearchConfig::default()
+    };
+    let mut search = Search::new(config, sim.clone() as Arc<dyn Simulator<G>>);
+    search.set_position(start);
+    let limits = Limits {
+        playouts: None,
+        time: Some(Duration::from_secs_f64(opts.seconds)),
+    };
+    let info = search.run(&limits, &AtomicBool::new(false), None);
+    let secs = info.elapsed.as_secs_f64().max(1e-9);
+    let rate = info.playouts as f64 / secs;
+    println!(
+        "{{{head},\"mode\":\"search\",\"leaves_per_batch\":{},\"playouts_per_leaf\":{},\"threads\":{},\
+         \"seconds\":{secs:.3},\"iterations\":{},\"backed_up_playouts_per_sec\":{rate:.0},\
+         \"fraction_of_kernel\":{:.3},\"fraction_of_kernel_batches\":{:.3},\"nodes\":{},\"gpu_memory_bytes\":{}}}",
+        opts.gpu_leaves,
+        opts.gpu_playouts,
+        opts.threads,
+        info.iterations,
+        rate / kernel.max(1.0),
+        rate / shape.max(1.0),
+        info.nodes,
+        sim.memory_bytes(),
+    );
+    Ok(())
+}
+
+/// Playouts per second of `threads` threads each simulating `positions`
+/// at least `batches` times and until `budget` is spent (after one warm-up
+/// batch each, which also grows the slots' buffers): the wall time of the
+/// whole, so concurrency counts.
+fn timed_batches<G: KernelPosition + Rollout>(
+    sim: &GpuSimulator<G>,
+    positions: &[G],
+    playouts: u32,
+    threads: usize,
+    budget: Duration,
+    batches: u32,
+) -> Result<f64, CudaError> {
+    let run = |thread: usize, batches: u32, until: Instant| -> Result<u64, CudaError> {
+        let mut out = vec![LeafStats::default(); positions.len()];
+        let mut total = 0;
+        let mut b = 0u32;
+        while b < batches || Instant::now() < until {
+            let seed = (thread as u64) << 32 | b as u64;
+            sim.try_simulate(positions, playouts, seed, &mut out)?;
+            total += out.iter().map(|s| s.playouts as u64).sum::<u64>();
+            b += 1;
+        }
+        Ok(total)
+    };
+    let parallel = |batches: u32, budget: Duration| -> Result<u64, CudaError> {
+        let until = Instant::now() + budget;
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads.max(1))
+                .map(|t| s.spawn(move || run(t, batches, until)))
+                .collect();
+            let mut total = 0;
+            for h in handles {
+                total += h
+                    .join()
+                    .map_err(|_| CudaError::Driver("bench thread panicked".into()))??;
+            }
+            Ok(total)
+        })
+    };
+    parallel(1, Duration::ZERO)?;
+    let started = Instant::now();
+    let total = parallel(batches.max(1), budget)?;
+    Ok(total as f64 / started.elapsed().as_secs_f64().max(1e-9))
+}
