@@ -78,18 +78,27 @@ pub struct CheckGpuArgs {
     /// Only compute the CPU side into --cache (no GPU needed).
     #[arg(long)]
     pub cpu_only: bool,
+    /// Go sizes to check (default 9,13,19); the flag alone checks none.
+    #[arg(long, value_delimiter = ',', num_args = 0..)]
+    pub go_sizes: Option<Vec<usize>>,
+    /// Havannah sides to check (default 4,8,10); the flag alone checks none.
+    #[arg(long, value_delimiter = ',', num_args = 0..)]
+    pub hex_sizes: Option<Vec<usize>>,
 }
 
 /// `warpstone check-gpu`: every kernel against the CPU rules. Exit code 0
 /// only if every check passed.
 pub fn check_gpu(args: &CheckGpuArgs) -> i32 {
+    let defaults = CheckOptions::default();
     let opts = CheckOptions {
+        go_sizes: args.go_sizes.clone().unwrap_or(defaults.go_sizes.clone()),
+        hex_sizes: args.hex_sizes.clone().unwrap_or(defaults.hex_sizes.clone()),
         sequences: args.sequences,
         positions: args.positions,
         gpu_playouts: args.gpu_playouts,
         cpu_playouts: args.cpu_playouts,
         cpu_cache: args.cache.clone(),
-        ..CheckOptions::default()
+        ..defaults
     };
     let started = std::time::Instant::now();
     if args.cpu_only {

@@ -376,4 +376,21 @@ mod tests {
         assert_eq!(gpu_default_threads(1), 4);
         assert_eq!(gpu_default_threads(0), 4);
     }
+
+    #[test]
+    fn check_gpu_takes_size_lists() {
+        let cli = Cli::try_parse_from([
+            "warpstone",
+            "check-gpu",
+            "--go-sizes",
+            "--hex-sizes",
+            "8,10",
+        ])
+        .unwrap();
+        let Some(Command::CheckGpu(args)) = cli.command else {
+            panic!("not check-gpu");
+        };
+        assert_eq!(args.go_sizes, Some(vec![]));
+        assert_eq!(args.hex_sizes, Some(vec![8, 10]));
+    }
 }

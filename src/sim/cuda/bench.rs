@@ -115,7 +115,7 @@ pub fn bench(
             })?;
             let pos = fixed_positions(&start, leaves, hex::cell_count(side) / 4, 7);
             let fixed = [None];
-            let sweep = if variant == HexVariant::CompressShared {
+            let sweep = if matches!(variant, HexVariant::CompressShared | HexVariant::Packed) {
                 &fixed[..]
             } else {
                 &occupancies[..]
@@ -125,7 +125,7 @@ pub fn bench(
                 let rate = time(&hav, &pos, playouts_per_leaf, repeats)?;
                 lines.push(BenchLine {
                     threads_per_sm: match variant {
-                        HexVariant::CompressShared => 0,
+                        HexVariant::CompressShared | HexVariant::Packed => 0,
                         _ => tps.unwrap_or_else(|| {
                             super::tuning::threads_per_sm(true, hex::cell_count(side))
                         }),
@@ -136,6 +136,8 @@ pub fn bench(
                         HexVariant::Compress => "playout-per-thread/compress",
                         HexVariant::PlainFind => "playout-per-thread/plainfind",
                         HexVariant::CompressShared => "playout-per-thread/compress/shared",
+                        HexVariant::Packed => "playout-per-thread/packed/shared",
+                        HexVariant::PackedLocal => "playout-per-thread/packed/local",
                     },
                     policy: "random",
                     leaves,

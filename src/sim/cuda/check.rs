@@ -191,7 +191,9 @@ where
                 continue;
             }
             let result = match (rules.go)(size, opts.komi) {
-                Some(start) => replay_check(&gpu, &start, opts, max_moves, kernel),
+                Some(start) => {
+                    replay_check(&gpu, &start, opts, max_moves, kernel, HexVariant::Compress)
+                }
                 None => Err(unsupported("Go", size)),
             };
             push(
@@ -203,22 +205,30 @@ where
         }
     }
     for &side in opts.hex_sizes.iter().filter(|_| opts.sequences > 0) {
-        let result = match (rules.havannah)(side) {
-            Some(start) => replay_check(
-                &gpu,
-                &start,
-                opts,
-                hex::cell_count(side),
-                GoKernel::PlayoutPerThread,
-            ),
-            None => Err(unsupported("Havannah", side)),
-        };
-        push(
-            &mut report,
-            progress,
-            format!("havannah{side} replay"),
-            result,
-        );
+        // One line per replay kernel (havannah.cu's board, the packed one).
+        for variant in HexVariant::REPLAYED {
+            let result = match (rules.havannah)(side) {
+                Some(start) => replay_check(
+                    &gpu,
+                    &start,
+                    opts,
+                    hex::cell_count(side),
+                    GoKernel::PlayoutPerThread,
+                    variant,
+                ),
+                None => Err(unsupported("Havannah", side)),
+            };
+            let board = match variant.replay_stem() {
+                "replay" => String::new(),
+                _ => format!(" {}", variant.name()),
+            };
+            push(
+                &mut report,
+                progress,
+                format!("havannah{side}{board} replay"),
+                result,
+            );
+        }
     }
     let mut sim_go = match CudaSimulator::<Go>::with_gpu(gpu) {
         Ok(sim) => sim,

@@ -13,6 +13,7 @@ const GO: &str = include_str!("../../../kernels/go.cu");
 const GO_POINTS: &str = include_str!("../../../kernels/go_points.cu");
 const GO_BITS: &str = include_str!("../../../kernels/go_bits.cu");
 const HAVANNAH: &str = include_str!("../../../kernels/havannah.cu");
+const HAVANNAH_PACKED: &str = include_str!("../../../kernels/havannah_packed.cu");
 
 /// A kernel source file the backend compiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +28,7 @@ impl Source {
     pub fn name(self) -> &'static str {
         match self {
             Source::Go => "go.cu+go_points.cu+go_bits.cu",
-            Source::Havannah => "havannah.cu",
+            Source::Havannah => "havannah.cu+havannah_packed.cu",
         }
     }
 
@@ -47,7 +48,11 @@ impl Source {
                 "{COMMON}\n#line 1 \"go.cu\"\n{GO}\n#line 1 \"go_points.cu\"\n{GO_POINTS}\n\
                  #line 1 \"go_bits.cu\"\n{GO_BITS}"
             ),
-            Source::Havannah => format!("{COMMON}\n#line 1 \"havannah.cu\"\n{HAVANNAH}"),
+            // The packed kernels reuse havannah.cu's tables and leaf header.
+            Source::Havannah => format!(
+                "{COMMON}\n#line 1 \"havannah.cu\"\n{HAVANNAH}\n\
+                 #line 1 \"havannah_packed.cu\"\n{HAVANNAH_PACKED}"
+            ),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::compile::{compile, Source};
 use super::hex::{self, HexGeometry};
+pub use super::variants::{GoKernel, HexVariant};
 use super::CudaError;
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{
@@ -64,71 +65,6 @@ fn describe(ctx: &Arc<CudaContext>) -> Result<DeviceInfo, CudaError> {
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
         total_memory: ctx.total_mem()?,
     })
-}
-
-/// Which Havannah find the playout kernel uses (paper 000 found no path
-/// compression faster on its GPU; both are kept to measure that).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HexVariant {
-    /// Two-pass path compression.
-    Compress,
-    /// Plain find, no compression.
-    PlainFind,
-    /// Two-pass compression, each thread's board in shared memory.
-    CompressShared,
-}
-
-impl HexVariant {
-    pub fn name(self) -> &'static str {
-        match self {
-            HexVariant::Compress => "compress",
-            HexVariant::PlainFind => "plainfind",
-            HexVariant::CompressShared => "compress/shared",
-        }
-    }
-
-    pub const ALL: [HexVariant; 3] = [
-        HexVariant::Compress,
-        HexVariant::PlainFind,
-        HexVariant::CompressShared,
-    ];
-}
-
-/// Which Go playout kernel runs (paper 004's two layouts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GoKernel {
-    /// (b) One playout per thread on a compact board in local memory.
-    PlayoutPerThread,
-    /// (a) One board per block, one thread per point, in shared memory.
-    PointPerThread,
-    /// (b) with each thread's board in shared memory instead.
-    PlayoutPerThreadShared,
-    /// (b) with the whole board in registers as two bit sets.
-    Bitboard,
-}
-
-impl GoKernel {
-    pub const ALL: [GoKernel; 4] = [
-        GoKernel::PlayoutPerThread,
-        GoKernel::PointPerThread,
-        GoKernel::PlayoutPerThreadShared,
-        GoKernel::Bitboard,
-    ];
-
-    /// Whether this kernel exists for `size`x`size` boards (all do for
-    /// the sizes in [`GO_SIZES`]).
-    pub fn supports(self, size: usize) -> bool {
-        GO_SIZES.contains(&size)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            GoKernel::PlayoutPerThread => "playout-per-thread",
-            GoKernel::PointPerThread => "point-per-thread",
-            GoKernel::PlayoutPerThreadShared => "playout-per-thread/shared",
-            GoKernel::Bitboard => "playout-per-thread/bitboard",
-        }
-    }
 }
 
 /// A context on one GPU with every kernel compiled and loaded.
@@ -372,6 +308,55 @@ impl Gpu {
         })
     }
 
+    /// Grid for a kernel whose threads interleave their boards in dynamic
+    /// shared memory (`per_thread` bytes each): the block size (a multiple
+    /// of 32) that lets the most threads reside per multiprocessor, as the
+    /// driver's occupancy calculator says (registers and static shared
+    /// memory included); ties go to smaller blocks, which balance better.
+    fn interleaved_config(
+        &self,
+        f: &CudaFunction,
+        per_thread: u32,
+        leaves: u32,
+        playouts_per_leaf: u32,
+    ) -> Result<LaunchConfig, CudaError> {
+        let optin = self
+            .ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?
+            as u32;
+        let room = optin.saturating_sub(f.shared_size_bytes()? as u32);
+        f.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            room as i32,
+        )?;
+        let mut best: Option<(u32, u32)> = None; // (threads per block, blocks per SM)
+        for threads in (32..=1024).step_by(32) {
+            let dynamic = threads * per_thread;
+            if dynamic > room {
+                break;
+            }
+            let blocks =
+                f.occupancy_max_active_blocks_per_multiprocessor(threads, dynamic as usize, None)?;
+            if blocks > 0 && best.is_none_or(|(t, b)| threads * blocks > t * b) {
+                best = Some((threads, blocks));
+            }
+        }
+        let (threads, per_sm) = best.ok_or_else(|| {
+            CudaError::Input(format!(
+                "a {per_thread}-byte board does not fit in shared memory"
+            ))
+        })?;
+        let sms = self.info.multiprocessors.max(1) as u32;
+        let blocks = (sms * per_sm)
+            .div_ceil(leaves.max(1))
+            .clamp(1, playouts_per_leaf.div_ceil(threads).max(1));
+        Ok(LaunchConfig {
+            grid_dim: (blocks, leaves, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: threads * per_thread,
+        })
+    }
+
     /// Launches Havannah playouts on `stream`; like [`Gpu::launch_go`]
     /// with 4 × i32 headers (to move, padding) and one byte per cell.
     #[allow(clippy::too_many_arguments)]
@@ -387,16 +372,15 @@ impl Gpu {
         playouts_per_leaf: u32,
         seed: u64,
     ) -> Result<(), CudaError> {
-        let kind = match variant {
-            HexVariant::Compress => "random",
-            HexVariant::PlainFind => "plainfind",
-            HexVariant::CompressShared => "shared",
-        };
-        let f = self.hex_function(kind, side)?;
+        let f = self.hex_function(variant.stem(), side)?;
         let cfg = if variant == HexVariant::CompressShared {
             let per_thread =
                 self.read_global_u32(&self.hex, &format!("hex_shared_bytes_{side}"))?;
             self.shared_config(&f, per_thread, leaf_count, playouts_per_leaf)?
+        } else if variant == HexVariant::Packed {
+            let per_thread =
+                self.read_global_u32(&self.hex, &format!("hex_packed_bytes_{side}"))?;
+            self.interleaved_config(&f, per_thread, leaf_count, playouts_per_leaf)?
         } else {
             playout_config(
                 leaf_count,
@@ -413,13 +397,15 @@ impl Gpu {
             .arg(stats)
             .arg(&playouts_per_leaf)
             .arg(&seed);
-        // SAFETY: hex_{random,plainfind,shared}_S(const u8* boards, const
-        // HexLeaf* leaves, u32* stats, u32 playouts_per_leaf, u64 seed):
-        // boards holds at least leaf_count × cells bytes, leaves at least
-        // leaf_count × 4 i32, stats at least leaf_count ×
-        // stats_stride(cells) u32; grid y = leaf_count. The buffers belong
-        // to `stream`'s slot and outlive the launch (the caller
-        // synchronises `stream` before reusing them).
+        // SAFETY: hex_{random,plainfind,shared,packed,packedlocal}_S(const
+        // u8* boards, const HexLeaf* leaves, u32* stats, u32
+        // playouts_per_leaf, u64 seed): boards holds at least leaf_count ×
+        // cells bytes, leaves at least leaf_count × 4 i32, stats at least
+        // leaf_count × stats_stride(cells) u32; grid y = leaf_count. The
+        // buffers belong to `stream`'s slot and outlive the launch (the
+        // caller synchronises `stream` before reusing them). The packed
+        // kernels also need blockDim.x to be a multiple of 32 (warp
+        // ballots): both of their configs give that (PLAYOUT_BLOCK is 128).
         unsafe { b.launch(cfg) }?;
         Ok(())
     }
@@ -473,15 +459,17 @@ impl Gpu {
         ))
     }
 
-    /// Replays Havannah sequences; `first` is the colour code moving first.
+    /// Replays Havannah sequences with `variant`'s board code; `first` is
+    /// the colour code moving first.
     pub fn replay_hex(
         &self,
         side: usize,
+        variant: HexVariant,
         moves: &[u16],
         max_moves: usize,
         first: i32,
     ) -> Result<(Vec<u8>, Vec<i32>), CudaError> {
-        let f = self.hex_function("replay", side)?;
+        let f = self.hex_function(variant.replay_stem(), side)?;
         let cells = hex::cell_count(side);
         let sequences = check_sequences(moves.len(), max_moves)?;
         let d_moves = self.stream.clone_htod(moves)?;
@@ -495,7 +483,7 @@ impl Gpu {
             .arg(&first)
             .arg(&mut d_boards)
             .arg(&mut d_result);
-        // SAFETY: hex_replay_S(const u16* moves, u32 max_moves, u32
+        // SAFETY: hex_replay_S and hex_packed_replay_S(const u16* moves, u32 max_moves, u32
         // sequences, i32 first_color, u8* boards_out, i32* result): sizes
         // as for Go with `cells` bytes per board.
         unsafe { b.launch(replay_config(seqs)) }?;

@@ -16,6 +16,7 @@
 //!
 //! - [`compile`]: kernel sources and NVRTC; [`compile_all`] needs no GPU.
 //! - [`device`]: the driver side: context, modules, launches.
+//! - [`variants`]: the kernel flavours per game ([`GoKernel`], [`HexVariant`]).
 //! - [`hex`]: Havannah board geometry shared by the host and the kernels.
 //! - [`input`]: how a position becomes kernel input ([`KernelPosition`]).
 //! - [`simulator`]: the simulator itself, [`CudaSimulator`]; [`slot`]: its
@@ -37,6 +38,7 @@ pub mod positions;
 pub mod replay;
 pub mod simulator;
 pub mod slot;
+pub mod variants;
 
 pub use bench::{bench, BenchLine};
 pub use check::{

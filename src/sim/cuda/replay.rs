@@ -2,7 +2,7 @@
 //! with the CPU rules, replayed by the kernels, final states compared.
 
 use super::check::CheckOptions;
-use super::device::{GoKernel, Gpu};
+use super::device::{GoKernel, Gpu, HexVariant};
 use super::input::{KernelInput, KernelPosition};
 use super::CudaError;
 use crate::game::{Color, Outcome};
@@ -36,6 +36,7 @@ pub fn replay_check<G: KernelPosition>(
     opts: &CheckOptions,
     max_moves: usize,
     go_kernel: GoKernel,
+    hex_variant: HexVariant,
 ) -> Result<(bool, String), CudaError> {
     let (is_go, size, points) = match start.kernel_input() {
         KernelInput::Go(g) => (true, g.size, g.size * g.size),
@@ -82,7 +83,7 @@ pub fn replay_check<G: KernelPosition>(
         gpu.replay_go(size, go_kernel, &flat, max_moves)?
     } else {
         let first = super::input::color_code(start.to_move()) as i32;
-        gpu.replay_hex(size, &flat, max_moves, first)?
+        gpu.replay_hex(size, hex_variant, &flat, max_moves, first)?
     };
     let gpu_seconds = clock.elapsed().as_secs_f64();
     let mut mismatches = 0;

@@ -1,0 +1,39 @@
+// CUDA shims for emulating one block with std::threads (see hex_block.cpp).
+#pragma once
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <thread>
+#include <vector>
+#include <memory>
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __constant__
+#define __global__
+#define __shared__ static
+#define __restrict__
+#define __align__(x)
+alignas(16) static unsigned char dynamic_shared[1 << 20];
+struct Dim { unsigned x = 0, y = 0, z = 0; };
+static thread_local Dim threadIdx;
+static Dim blockIdx, blockDim, gridDim;
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static std::unique_ptr<std::barrier<>> block_bar;
+struct WarpSync { std::unique_ptr<std::barrier<>> bar; std::atomic<unsigned> acc{0}; };
+static WarpSync warps[32];
+static inline void __syncthreads() { block_bar->arrive_and_wait(); }
+static inline unsigned __ballot_sync(unsigned, bool p) {
+    WarpSync& w = warps[threadIdx.x / 32];
+    if (p) w.acc.fetch_or(1u << (threadIdx.x & 31));
+    w.bar->arrive_and_wait();
+    unsigned r = w.acc.load();
+    w.bar->arrive_and_wait();
+    if ((threadIdx.x & 31) == 0) w.acc.store(0);
+    w.bar->arrive_and_wait();
+    return r;
+}
+template <class T, class U> T atomicAdd(T* p, U v) { return __atomic_fetch_add(p, (T)v, __ATOMIC_SEQ_CST); }

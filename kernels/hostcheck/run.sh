@@ -1,0 +1,18 @@
+#!/bin/sh
+# CPU checks of the Havannah kernels' board code (no GPU needed):
+#   hex_exact  the packed board against havannah.cu's HexBoard, move by move
+#   hex_block  both playout kernels emulated block-wide, counters compared
+# Usage: kernels/hostcheck/run.sh [games] [playouts per leaf]
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+out=${TMPDIR:-/tmp}/warpstone-hostcheck
+mkdir -p "$out"
+# One translation unit as NVRTC sees it, minus the extern "C" entry points.
+cat "$here/../common.cuh" "$here/../havannah.cu" "$here/../havannah_packed.cu" |
+    grep -v '^HEX_ENTRY(\|^HEX_PACKED_ENTRY(' |
+    sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/src.inc"
+g++ -std=c++20 -O2 -w -I"$out" -I"$here" "$here/hex_exact.cpp" -o "$out/hex_exact"
+g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/hex_block.cpp" -o "$out/hex_block"
+"$out/hex_exact" "${1:-3000}"
+STOP=1 "$out/hex_exact" "${1:-3000}"
+"$out/hex_block" "${2:-2000}"
