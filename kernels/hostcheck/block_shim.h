@@ -36,4 +36,5 @@ static inline unsigned __ballot_sync(unsigned, bool p) {
     w.bar->arrive_and_wait();
     return r;
 }
+static inline int __any_sync(unsigned m, bool p) { return __ballot_sync(m, p) != 0; }
 template <class T, class U> T atomicAdd(T* p, U v) { return __atomic_fetch_add(p, (T)v, __ATOMIC_SEQ_CST); }

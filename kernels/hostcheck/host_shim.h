@@ -18,4 +18,5 @@ static Dim threadIdx, blockIdx, blockDim, gridDim;
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline void __syncthreads() {}
 static inline unsigned __ballot_sync(unsigned, bool b) { return b; }
+static inline int __any_sync(unsigned, bool b) { return b; }
 template <class T, class U> T atomicAdd(T* p, U v) { T o = *p; *p += (T)v; return o; }
