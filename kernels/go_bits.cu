@@ -12,9 +12,10 @@
 // eye (four own/edge neighbours and fewer than two "defects": opponent
 // diagonals plus one for touching the edge) and not suicide; pass when none
 // is left; two passes or 3 * N * N moves end the game; Tromp-Taylor area.
-// Moves are drawn exactly as in go_points.cu (the r-th allowed point in
-// index order, redraw after a suicide; the layout keeps index order), so
-// both give identical playouts from the same seeds.
+// Moves are drawn uniformly from the allowed points less the certain
+// suicides (see `sure_suicides`), redrawing after any other suicide: the
+// same distribution as the CPU policy and go_points.cu (which draw among
+// all allowed points and redraw every suicide), fewer draws.
 //
 // Where the time goes, and what keeps it small: a move is a few dozen word
 // operations unless a neighbouring string may be captured or the move may
@@ -249,6 +250,30 @@ struct GbBoard {
         return andnot(andnot(eye, two), m.edge & one);
     }
 
+    // Empty points where the mover's stone would certainly be suicide:
+    // all four neighbours are opponent stones or off the board, and every
+    // one of those stones has a second empty neighbour, so no string of
+    // theirs is captured. Late in a playout most empty points are such
+    // opponent eyes; drawing them only to reject them cost more than half
+    // of the kernel's time (one redraw loop per lane, run by few lanes).
+    __device__ __forceinline__ Bits<W> sure_suicides(const Bits<W>& empty) const {
+        const GoMasks<N>& m = go_masks<N>();
+        const int S = GoGeo<N>::S;
+        Bits<W> walled = empty & (shr(opp, 1) | m.col_last) & (shl(opp, 1) | m.col0) &
+                         (shr(opp, S) | m.row_last) & (shl(opp, S) | m.row0);
+        if (!any(walled)) return walled;
+        // Empty neighbours counted to two, per point.
+        Bits<W> one = shr(empty, 1), two = none<W>(), d = shl(empty, 1);
+        two |= one & d;
+        one |= d;
+        d = shr(empty, S);
+        two |= one & d;
+        one |= d;
+        d = shl(empty, S);
+        two |= one & d;
+        return andnot(walled, nbrs<N>(andnot(opp, two)));
+    }
+
     // Grows `s` (stones of the set `color`) until it touches `empty`
     // (returns true: the string has a liberty) or stops growing (false;
     // `s` is then the whole string).
@@ -433,7 +458,8 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
         int moves = 0;
         while (__any_sync(0xFFFFFFFFu, !done)) {
             if (done) continue;
-            B cand = andnot(b.empty(), b.eyes());
+            const B empty = b.empty();
+            B cand = andnot(andnot(empty, b.eyes()), b.sure_suicides(empty));
             if (b.ko >= 0) cand = andnot(cand, onehot<G::W>(b.ko));
             int n = popc(cand);
             bool played = false;

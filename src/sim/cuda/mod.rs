@@ -80,14 +80,18 @@ pub mod tuning {
     }
 
     /// The Havannah variant `CudaSimulator` uses unless told otherwise.
-    /// Measured as above: side 4 shared 371M, compress 329M, plain find
-    /// 345M; side 8 shared 37.7M, compress 26.8M; side 10 compress 16.4M,
-    /// plain find 16.3M, shared 15.9M.
+    /// Measured (H200, 256 leaves × 2048 playouts, playouts/s,
+    /// 2026-11-21): side 4 packed/local 720M, packed/shared 682M, shared
+    /// 371M, plain find 353M, compress 325M; side 8 packed/shared 132M,
+    /// packed/local 82M, shared 37.6M, compress 26.7M; side 10
+    /// packed/shared 67.4M, packed/local 34.1M, compress 16.4M, plain find
+    /// 16.3M, shared 15.9M. Side 6 was not measured; the shared packed
+    /// board wins from side 8 up.
     pub fn hex_variant(cells: usize) -> super::HexVariant {
-        if cells <= 169 {
-            super::HexVariant::CompressShared
+        if cells <= 37 {
+            super::HexVariant::PackedLocal
         } else {
-            super::HexVariant::Compress
+            super::HexVariant::Packed
         }
     }
 
