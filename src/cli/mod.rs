@@ -212,21 +212,20 @@ fn init_logging(verbose: u8) {
 
 /// Leaves per GPU launch and playouts per leaf in the search (paper 003
 /// runs a block of playouts per child). Two limits set them:
-/// - the tree: every leaf costs about 6.5 µs of descent and back-up under
-///   the one tree lock on 9x9 (measured with a simulator that returns at
-///   once: 110-150k leaves/s on 9x9, 50-65k on 19x19), so at 64 playouts a
-///   leaf the tree cannot take in more than about 9M playouts/s on 9x9 —
-///   about the kernel's whole rate there — while at 256 it takes 28M/s;
-/// - the GPU: a launch of 128 × 64 playouts is 8k threads on a GPU that
-///   holds 270k; 256 × 256 is 65k threads a launch, and with two launch
-///   slots in flight about half the device.
+/// - the tree: every leaf costs about 6.5-8 µs of descent and back-up under
+///   the one tree lock (H200 host, 9x9: about 128k leaves/s; 19x19 about
+///   50k), so at 256 playouts a leaf the tree takes in at most about 33M
+///   playouts/s on 9x9, 38% of the bitboard kernel's 90M (measured with
+///   `bench --backend cuda --search`, 2026-11-21); at 512 about 65M;
+/// - the GPU: 256 × 512 playouts is 131k threads' work a launch, and with
+///   two launch slots in flight enough to keep the device busy.
 ///
 /// More playouts a leaf make each leaf's value surer and the tree grow
-/// more slowly per playout; at 9x9's rate that is still 30k+ new leaves a
+/// more slowly per playout; at 9x9's rate that is still 100k+ new leaves a
 /// second. Tune with --gpu-leaves / --gpu-playouts and measure with
 /// `warpstone bench --backend cuda --search`.
 const GPU_LEAVES_PER_BATCH: u32 = 256;
-const GPU_PLAYOUTS_PER_LEAF: u32 = 256;
+const GPU_PLAYOUTS_PER_LEAF: u32 = 512;
 
 /// Search threads with the GPU backend: two per launch slot, so that while
 /// one thread's batch runs in a slot another has its next batch ready for
