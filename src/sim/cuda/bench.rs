@@ -87,7 +87,8 @@ pub fn bench(
                     GoKernel::PointPerThread => block * (2048 / block).min(32),
                     // As many boards as fit in shared memory (0: not swept).
                     GoKernel::PlayoutPerThreadShared => 0,
-                    GoKernel::Bitboard => tps.unwrap_or(2048),
+                    // Sized by the occupancy calculator (0: not swept).
+                    GoKernel::Bitboard => tps.unwrap_or(0),
                     GoKernel::PlayoutPerThread => {
                         tps.unwrap_or_else(|| super::tuning::threads_per_sm(false, size * size))
                     }

@@ -200,15 +200,19 @@ impl Gpu {
                 self.go_function("points_random", size)?,
                 point_config(leaf_count, playouts_per_leaf, sms, size),
             ),
-            GoKernel::Bitboard => (
-                self.go_bits_function("random", size)?,
-                playout_config(
-                    leaf_count,
-                    playouts_per_leaf,
-                    sms,
-                    self.threads_per_sm.unwrap_or(2048),
-                ),
-            ),
+            GoKernel::Bitboard => {
+                let f = self.go_bits_function("random", size)?;
+                let cfg = match self.threads_per_sm {
+                    Some(t) => playout_config(leaf_count, playouts_per_leaf, sms, t),
+                    None => {
+                        let block = super::tuning::PLAYOUT_BLOCK;
+                        let per_sm =
+                            f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None)?;
+                        whole_waves_config(leaf_count, playouts_per_leaf, sms * per_sm.max(1))
+                    }
+                };
+                (f, cfg)
+            }
             GoKernel::PlayoutPerThreadShared => {
                 let f = self.go_function("shared", size)?;
                 let per_thread =
@@ -522,6 +526,39 @@ fn playout_config(
     }
 }
 
+/// Grid for `leaves` leaves of a kernel of which `resident` blocks of
+/// [`super::tuning::PLAYOUT_BLOCK`] threads fit on the device at once:
+/// the blocks per leaf that fill whole waves best. Blocks run for about
+/// equally long, so a last wave that is partly empty idles the rest of
+/// the device (256 leaves x 9 blocks on an H200 holding 1,056 of the 9x9
+/// bitboard kernel's blocks was 2.18 waves).
+fn whole_waves_config(leaves: u32, playouts_per_leaf: u32, resident: u32) -> LaunchConfig {
+    let block = super::tuning::PLAYOUT_BLOCK;
+    let leaves = leaves.max(1);
+    let most = playouts_per_leaf.div_ceil(block).max(1);
+    let resident = resident.max(1) as u64;
+    // A warp plays 32 playouts a round; a block is done when its last
+    // warp is, so rounds should spread evenly over the leaf's warps too.
+    let warp_rounds = playouts_per_leaf.div_ceil(32).max(1) as u64;
+    let warps_per_block = (block / 32).max(1) as u64;
+    let filled = |b: u32| {
+        let total = leaves as u64 * b as u64;
+        let waves = total as f64 / (total.div_ceil(resident) * resident) as f64;
+        let warps = b as u64 * warps_per_block;
+        let rounds = warp_rounds as f64 / (warp_rounds.div_ceil(warps) * warps) as f64;
+        waves * rounds
+    };
+    // Prefer more blocks on a tie: more of the device for small batches.
+    let blocks_per_leaf = (1..=most)
+        .max_by(|&a, &b| filled(a).total_cmp(&filled(b)).then(a.cmp(&b)))
+        .unwrap_or(1);
+    LaunchConfig {
+        grid_dim: (blocks_per_leaf, leaves, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
 /// Threads of a one-point-per-thread block: the board's points rounded up
 /// to whole warps.
 fn point_block(size: usize) -> u32 {
@@ -553,5 +590,27 @@ fn replay_config(sequences: u32) -> LaunchConfig {
         grid_dim: (sequences.div_ceil(block).max(1), 1, 1),
         block_dim: (block, 1, 1),
         shared_mem_bytes: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_waves_fill_the_device() {
+        // 9x9 bitboard on an H200: 132 SMs x 8 blocks. 4 and 16 blocks a
+        // leaf both fill 97% of the slots with even warp rounds; more
+        // blocks win the tie (the device refills as short blocks end).
+        let cfg = whole_waves_config(256, 2048, 1056);
+        assert_eq!(cfg.grid_dim, (16, 256, 1));
+        // 19x19, 3 blocks an SM: 3 blocks a leaf would fill 97% of the
+        // slots but give some warps 6 rounds and others 5.
+        assert_eq!(whole_waves_config(256, 2048, 396).grid_dim.0, 16);
+        // The old default of 9 blocks a leaf (2.18 waves) is never chosen.
+        assert_ne!(whole_waves_config(256, 2048, 1056).grid_dim.0, 9);
+        // Never more blocks than the leaf's playouts need.
+        assert_eq!(whole_waves_config(4, 100, 1056).grid_dim.0, 1);
+        assert_eq!(whole_waves_config(256, 512, 1056).grid_dim.0, 4);
     }
 }
