@@ -1,8 +1,10 @@
 #!/bin/sh
-# CPU checks of the Havannah kernels' board code (no GPU needed):
+# CPU checks of the kernels' board code (no GPU needed):
 #   hex_exact  the packed board against havannah.cu's HexBoard, move by move
 #   hex_block  both playout kernels emulated block-wide, counters compared
-# Usage: kernels/hostcheck/run.sh [games] [playouts per leaf]
+#   go_exact   the Go bitboard replay against go.cu's compact board, and
+#              every certain suicide the bitboard skips refused by try_play
+# Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [go sequences]
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 out=${TMPDIR:-/tmp}/warpstone-hostcheck
@@ -16,3 +18,8 @@ g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/hex_block.cpp" -o "$out
 "$out/hex_exact" "${1:-3000}"
 STOP=1 "$out/hex_exact" "${1:-3000}"
 "$out/hex_block" "${2:-2000}"
+# The Go bitboard board code against go.cu's compact board.
+cat "$here/../common.cuh" "$here/../go.cu" "$here/../go_bits.cu" |
+    grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(' >"$out/go_src.inc"
+g++ -std=c++17 -O2 -w -I"$out" -I"$here" "$here/go_exact.cpp" -o "$out/go_exact"
+"$out/go_exact" "${3:-2000}"
