@@ -270,6 +270,14 @@ impl Gpu {
         Ok(out[0])
     }
 
+    /// Shared memory a block may opt in to (bytes).
+    fn max_shared_per_block(&self) -> Result<u32, CudaError> {
+        Ok(self
+            .ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?
+            as u32)
+    }
+
     /// Grid for a kernel whose threads keep their boards in dynamic shared
     /// memory (`per_thread` bytes each): one block per multiprocessor with
     /// as many threads as fit, every leaf getting at least one block.
@@ -280,10 +288,7 @@ impl Gpu {
         leaves: u32,
         playouts_per_leaf: u32,
     ) -> Result<LaunchConfig, CudaError> {
-        let optin = self
-            .ctx
-            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?
-            as u32;
+        let optin = self.max_shared_per_block()?;
         let fixed = f.shared_size_bytes()? as u32 + 1024;
         let fit = optin.saturating_sub(fixed) / per_thread.max(1);
         if fit == 0 {
@@ -324,10 +329,7 @@ impl Gpu {
         leaves: u32,
         playouts_per_leaf: u32,
     ) -> Result<LaunchConfig, CudaError> {
-        let optin = self
-            .ctx
-            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?
-            as u32;
+        let optin = self.max_shared_per_block()?;
         let room = optin.saturating_sub(f.shared_size_bytes()? as u32);
         f.set_attribute(
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
