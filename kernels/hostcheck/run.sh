@@ -2,7 +2,11 @@
 # CPU checks of the Havannah kernels' board code (no GPU needed):
 #   hex_exact  the packed board against havannah.cu's HexBoard, move by move
 #   hex_block  both playout kernels emulated block-wide, counters compared
-# Usage: kernels/hostcheck/run.sh [games] [playouts per leaf]
+#   go_patterns  the Go pattern kernel's helpers against the CPU board on
+#              1,180 positions, and the kernel emulated block-wide against
+#              the CPU Patterns policy (reference data from `cargo test`)
+# Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [Go playouts]
+# (run from the repository; the Go check needs cargo)
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 out=${TMPDIR:-/tmp}/warpstone-hostcheck
@@ -16,3 +20,13 @@ g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/hex_block.cpp" -o "$out
 "$out/hex_exact" "${1:-3000}"
 STOP=1 "$out/hex_exact" "${1:-3000}"
 "$out/hex_block" "${2:-2000}"
+# The Go pattern kernel: common.cuh, go.cu, go_bits.cu, go_bits_patterns.cu
+# as NVRTC sees them, minus the entry points; the CPU side's reference data
+# written by src/sim/go_rollout/hostcheck.rs.
+cat "$here/../common.cuh" "$here/../go.cu" "$here/../go_bits.cu" "$here/../go_bits_patterns.cu" |
+    grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(\|^GO_BITS_PATTERNS_ENTRY(' |
+    sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_src.inc"
+g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/go_patterns.cpp" -o "$out/go_patterns"
+mkdir -p "$out/go_data"
+(cd "$here/../.." && WARPSTONE_HOSTCHECK_DIR="$out/go_data" cargo test --release --lib -q write_gpu_hostcheck_data >/dev/null)
+"$out/go_patterns" "$out/go_data" "${3:-1024}"
