@@ -9,7 +9,7 @@
 //   stats    the kernel emulated block-wide (block_shim.h), Black win rate
 //            and mean score per position within 4 standard errors of the
 //            CPU policy's (the light kernel's figures printed beside).
-// Usage: go_patterns DATA_DIR [playouts per position]
+// Usage: go_patterns DATA_DIR [playouts per position] [seed]
 #include "block_shim.h"
 #include "go_src.inc"
 #include <cmath>
@@ -139,7 +139,7 @@ static Counts run_kernel(const Header& h, int passes, int komi2, unsigned n, boo
     return {(double)stats[2], stats[3] / (2.0 * stats[2]), score2 / 2.0 / stats[2]};
 }
 
-static void stats_line(std::istream& in, unsigned n, double& worst) {
+static void stats_line(std::istream& in, unsigned n, u64 seed, double& worst) {
     Header h;
     int passes, komi2;
     double cn, cw2, csum, csq;
@@ -151,7 +151,7 @@ static void stats_line(std::istream& in, unsigned n, double& worst) {
             default: return run_kernel<19>(h, passes, komi2, n, patterns, seed);
         }
     };
-    const Counts g = run(true, 1234 + (u64)h.last), light = run(false, 99);
+    const Counts g = run(true, seed + (u64)h.last), light = run(false, seed);
     const double pc = cw2 / (2 * cn), mc = csum / 2 / cn;
     const double var = csq / 4 / cn - mc * mc;  // the CPU's score variance
     const double pp = (pc * cn + g.win_rate * n) / (cn + n);
@@ -169,6 +169,7 @@ int main(int argc, char** argv) {
     if (argc < 2) return 2;
     const std::string dir = argv[1];
     const unsigned n = argc > 2 ? (unsigned)atoi(argv[2]) : 2048;
+    const u64 seed = argc > 3 ? (u64)atoll(argv[3]) : 1234;
     {
         std::ifstream t(dir + "/go_pattern_table.txt");
         for (int i = 0; i < 1024; ++i) t >> go_pattern_table[i];
@@ -199,7 +200,7 @@ int main(int argc, char** argv) {
         std::string tag;
         double worst = 0;
         int lines = 0;
-        while (in >> tag) stats_line(in, n, worst), lines++;
+        while (in >> tag) stats_line(in, n, seed, worst), lines++;
         printf("stats: %d positions, %u GPU playouts each, worst z %.2f\n", lines, n, worst);
     }
     printf(failures ? "GO PATTERN HOST CHECK FAILED (%d)\n" : "go pattern host check passed\n", failures);
