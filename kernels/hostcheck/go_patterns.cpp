@@ -11,7 +11,7 @@
 //            CPU policy's (the light kernel's figures printed beside).
 // Usage: go_patterns DATA_DIR [playouts per position] [seed]
 #include "block_shim.h"
-#include "go_src.inc"
+#include "go_patterns_src.inc"
 #include <cmath>
 #include <fstream>
 #include <map>

@@ -25,8 +25,8 @@ STOP=1 "$out/hex_exact" "${1:-3000}"
 # written by src/sim/go_rollout/hostcheck.rs.
 cat "$here/../common.cuh" "$here/../go.cu" "$here/../go_bits.cu" "$here/../go_bits_patterns.cu" |
     grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(\|^GO_BITS_PATTERNS_ENTRY(' |
-    sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_src.inc"
+    sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_patterns_src.inc"
 g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/go_patterns.cpp" -o "$out/go_patterns"
-mkdir -p "$out/go_data"
-(cd "$here/../.." && WARPSTONE_HOSTCHECK_DIR="$out/go_data" cargo test --release --lib -q write_gpu_hostcheck_data >/dev/null)
-"$out/go_patterns" "$out/go_data" "${3:-1024}"
+mkdir -p "$out/go_patterns_data"
+(cd "$here/../.." && WARPSTONE_HOSTCHECK_DIR="$out/go_patterns_data" cargo test --release --lib -q write_gpu_hostcheck_data >/dev/null)
+"$out/go_patterns" "$out/go_patterns_data" "${3:-1024}"
