@@ -40,6 +40,9 @@ struct Rng {
     __device__ __forceinline__ u32 below(u32 n) {
         return (u32)(((u64)next_u32() * (u64)n) >> 32);
     }
+
+    // Uniform in [0, 1) with 24 bits, as FastRng::next_f32.
+    __device__ __forceinline__ float next_f32() { return (float)(next_u32() >> 8) * (1.0f / 16777216.0f); }
 };
 
 // The stream of one playout: the leaf's stream (as the CPU simulator derives

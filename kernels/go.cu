@@ -263,6 +263,8 @@ struct GoLeaf {
     i32 ko;        // compact point or -1
     i32 passes;    // consecutive passes before this position
     i32 komi2;     // komi in half points
+    i32 last;      // compact point of the last move, -1 after a pass or none
+                   // (the Patterns policy plays around it; light ones ignore it)
 };
 
 // One light playout from the loaded board. Returns Black minus White area

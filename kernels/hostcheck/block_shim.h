@@ -17,13 +17,14 @@
 #define __shared__ static
 #define __restrict__
 #define __align__(x)
+#define __launch_bounds__(...)
 alignas(16) static unsigned char dynamic_shared[1 << 20];
 struct Dim { unsigned x = 0, y = 0, z = 0; };
 static thread_local Dim threadIdx;
 static Dim blockIdx, blockDim, gridDim;
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static std::unique_ptr<std::barrier<>> block_bar;
-struct WarpSync { std::unique_ptr<std::barrier<>> bar; std::atomic<unsigned> acc{0}; };
+struct WarpSync { std::unique_ptr<std::barrier<>> bar; std::atomic<unsigned> acc{0}; unsigned long long xchg[32]; };
 static WarpSync warps[32];
 static inline void __syncthreads() { block_bar->arrive_and_wait(); }
 static inline unsigned __ballot_sync(unsigned, bool p) {
@@ -38,3 +39,23 @@ static inline unsigned __ballot_sync(unsigned, bool p) {
 }
 static inline int __any_sync(unsigned m, bool p) { return __ballot_sync(m, p) != 0; }
 template <class T, class U> T atomicAdd(T* p, U v) { return __atomic_fetch_add(p, (T)v, __ATOMIC_SEQ_CST); }
+// For the Go kernels (go_bits.cu, go_bits_patterns.cu).
+template <class T> T __shfl_down_sync(unsigned, T v, int off) {
+    static_assert(sizeof(T) <= 8);
+    WarpSync& w = warps[threadIdx.x / 32];
+    const unsigned lane = threadIdx.x & 31;
+    unsigned long long bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    w.xchg[lane] = bits;
+    w.bar->arrive_and_wait();
+    T r = v;
+    if (lane + off < 32) memcpy(&r, &w.xchg[lane + off], sizeof(T));
+    w.bar->arrive_and_wait();
+    return r;
+}
+static inline unsigned atomicOr(unsigned* p, unsigned v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
+static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned sh) { sh &= 31; return sh ? (hi << sh) | (lo >> (32 - sh)) : hi; }
+static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned sh) { sh &= 31; return sh ? (lo >> sh) | (hi << (32 - sh)) : lo; }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+template <class T> static inline T __ldg(const T* p) { return *p; }
+static inline void __trap() { abort(); }

@@ -4,7 +4,11 @@
 #   hex_block  both playout kernels emulated block-wide, counters compared
 #   go_exact   the Go bitboard replay against go.cu's compact board, and
 #              every certain suicide the bitboard skips refused by try_play
-# Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [go sequences]
+#   go_patterns  the Go pattern kernel's helpers against the CPU board on
+#              1,180 positions, and the kernel emulated block-wide against
+#              the CPU Patterns policy (reference data from `cargo test`)
+# Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [Go playouts] [go sequences]
+# (run from the repository; the Go pattern check needs cargo)
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 out=${TMPDIR:-/tmp}/warpstone-hostcheck
@@ -22,4 +26,14 @@ STOP=1 "$out/hex_exact" "${1:-3000}"
 cat "$here/../common.cuh" "$here/../go.cu" "$here/../go_bits.cu" |
     grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(' >"$out/go_src.inc"
 g++ -std=c++17 -O2 -w -I"$out" -I"$here" "$here/go_exact.cpp" -o "$out/go_exact"
-"$out/go_exact" "${3:-2000}"
+"$out/go_exact" "${4:-2000}"
+# The Go pattern kernel: common.cuh, go.cu, go_bits.cu, go_bits_patterns.cu
+# as NVRTC sees them, minus the entry points; the CPU side's reference data
+# written by src/sim/go_rollout/hostcheck.rs.
+cat "$here/../common.cuh" "$here/../go.cu" "$here/../go_bits.cu" "$here/../go_bits_patterns.cu" |
+    grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(\|^GO_BITS_PATTERNS_ENTRY(' |
+    sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_patterns_src.inc"
+g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/go_patterns.cpp" -o "$out/go_patterns"
+mkdir -p "$out/go_patterns_data"
+(cd "$here/../.." && WARPSTONE_HOSTCHECK_DIR="$out/go_patterns_data" cargo test --release --lib -q write_gpu_hostcheck_data >/dev/null)
+"$out/go_patterns" "$out/go_patterns_data" "${3:-1024}"

@@ -7,6 +7,7 @@
 use crate::engine::{Backend, GameKind};
 use crate::game::{go, havannah};
 use crate::sim::cuda::{self, check::CheckOptions, CudaError};
+use crate::sim::go_rollout::GoPolicy;
 use crate::sim::Simulator;
 use clap::ValueEnum;
 use std::path::PathBuf;
@@ -38,15 +39,40 @@ fn usable_gpus(wanted: &Option<Vec<usize>>) -> Result<Vec<usize>, CudaError> {
     Ok(chosen)
 }
 
-/// Resolves `--backend` (and `--gpus`): `Err` is the message for exit 2.
-pub fn resolve_backend(arg: BackendArg, gpus: &Option<Vec<usize>>) -> Result<Backend, String> {
+/// The Go playout policy of the GPU kernels (`--gpu-policy`).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GpuPolicyArg {
+    /// Uniform random legal moves that do not fill own eyes (light).
+    Random,
+    /// The CPU's default policy: captures, atari escapes and 3x3 patterns
+    /// around the last move, self-atari mostly avoided.
+    Patterns,
+}
+
+impl GpuPolicyArg {
+    pub fn policy(self) -> GoPolicy {
+        match self {
+            GpuPolicyArg::Random => GoPolicy::Random,
+            GpuPolicyArg::Patterns => GoPolicy::Patterns,
+        }
+    }
+}
+
+/// Resolves `--backend` (and `--gpus`, `--gpu-policy`): `Err` is the
+/// message for exit 2.
+pub fn resolve_backend(
+    arg: BackendArg,
+    gpus: &Option<Vec<usize>>,
+    go_policy: GpuPolicyArg,
+) -> Result<Backend, String> {
+    let go_policy = go_policy.policy();
     match arg {
         BackendArg::Cpu => Ok(Backend::Cpu),
         BackendArg::Cuda => usable_gpus(gpus)
-            .map(|gpus| Backend::Cuda { gpus })
+            .map(|gpus| Backend::Cuda { gpus, go_policy })
             .map_err(|e| format!("--backend cuda: no usable GPU: {e}")),
         BackendArg::Auto => match usable_gpus(gpus) {
-            Ok(gpus) => Ok(Backend::Cuda { gpus }),
+            Ok(gpus) => Ok(Backend::Cuda { gpus, go_policy }),
             Err(e) => {
                 tracing::warn!("no usable GPU ({e}); playouts run on the CPU");
                 Ok(Backend::Cpu)
@@ -218,6 +244,7 @@ pub fn search_bench(game: GameKind, args: &super::BenchArgs, cli: &super::Cli) -
         gpu_playouts: cli.gpu_playouts,
         seconds: args.seconds,
         seed: args.seed,
+        go_policy: cli.gpu_policy.policy(),
     };
     let size = args.size;
     let result = match game {
@@ -258,8 +285,9 @@ pub fn all_moves_bench(
     args: &super::BenchArgs,
     backend: BackendArg,
     gpus: &Option<Vec<usize>>,
+    go_policy: GpuPolicyArg,
 ) -> i32 {
-    let backend = match resolve_backend(backend, gpus) {
+    let backend = match resolve_backend(backend, gpus, go_policy) {
         Ok(b) => b,
         Err(message) => {
             eprintln!("warpstone bench --all-moves: {message}");
@@ -313,8 +341,11 @@ where
     G: crate::sim::Rollout + cuda::KernelPosition,
 {
     match backend {
-        Backend::Cuda { gpus } => cuda::GpuSimulator::<G>::new(gpus)
-            .map(|s| Box::new(s.without_cpu_fallback()) as Box<dyn Simulator<G>>)
+        Backend::Cuda { gpus, go_policy } => cuda::GpuSimulator::<G>::new(gpus)
+            .map(|s| {
+                Box::new(s.with_go_policy(*go_policy).without_cpu_fallback())
+                    as Box<dyn Simulator<G>>
+            })
             .map_err(|e| e.to_string()),
         Backend::Cpu => Ok(Box::new(crate::sim::cpu::CpuSimulator::<G>::new())),
     }

@@ -14,6 +14,7 @@
 
 use crate::search::{Limits, Search, SearchConfig};
 use crate::sim::cuda::{check::fixed_positions, CudaError, GpuSimulator, KernelPosition};
+use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{LeafStats, Rollout, Simulator};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -30,6 +31,8 @@ pub struct SearchBench {
     pub gpu_playouts: u32,
     pub seconds: f64,
     pub seed: u64,
+    /// The Go kernels' playout policy (`--gpu-policy`).
+    pub go_policy: GoPolicy,
 }
 
 /// Runs the three measurements for the game of `start` and prints them.
@@ -40,10 +43,14 @@ pub fn run<G: KernelPosition + Rollout>(
     spread: usize,
     opts: &SearchBench,
 ) -> Result<(), CudaError> {
-    let sim = Arc::new(GpuSimulator::<G>::new(&opts.gpus)?);
+    let sim = Arc::new(GpuSimulator::<G>::new(&opts.gpus)?.with_go_policy(opts.go_policy));
     let device = sim.device_name();
+    let policy = match game {
+        "go" => opts.go_policy.name(),
+        _ => "random",
+    };
     let head = format!(
-        "\"backend\":\"cuda\",\"device\":\"{device}\",\"gpus\":{},\"slots\":{},\"game\":\"{game}\",\"size\":{size}",
+        "\"backend\":\"cuda\",\"device\":\"{device}\",\"gpus\":{},\"slots\":{},\"game\":\"{game}\",\"size\":{size},\"policy\":\"{policy}\"",
         sim.gpu_count(),
         sim.slot_count()
     );

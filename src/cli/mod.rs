@@ -11,7 +11,7 @@ use crate::bench::{self, BenchOptions};
 use crate::engine::{self, Backend, EngineOptions, GameKind};
 use crate::search::SearchConfig;
 use clap::{Parser, Subcommand, ValueEnum};
-use gpu::BackendArg;
+use gpu::{BackendArg, GpuPolicyArg};
 use std::time::Duration;
 
 #[derive(Parser, Debug)]
@@ -84,6 +84,11 @@ pub struct Cli {
     /// GPU (cuda: exits with code 2 if none is usable).
     #[arg(long, value_enum, default_value_t = BackendArg::Auto, global = true)]
     pub backend: BackendArg,
+
+    /// Go playout policy of the GPU kernels: the CPU's default Patterns
+    /// policy, or light uniform random playouts (faster, weaker).
+    #[arg(long, value_enum, default_value_t = GpuPolicyArg::Patterns, global = true)]
+    pub gpu_policy: GpuPolicyArg,
 
     /// GPUs to use, by index (default: all).
     #[arg(long, value_delimiter = ',', global = true)]
@@ -267,7 +272,7 @@ pub fn main() -> i32 {
             return gpu::check_kernels(arch, ptx_dir.as_deref())
         }
         Some(Command::Bench(args)) if args.all_moves => {
-            return gpu::all_moves_bench(game, args, cli.backend, &cli.gpus);
+            return gpu::all_moves_bench(game, args, cli.backend, &cli.gpus, cli.gpu_policy);
         }
         Some(Command::Bench(args)) if cli.backend == BackendArg::Cuda && args.search => {
             return gpu::search_bench(game, args, &cli);
@@ -306,7 +311,7 @@ pub fn main() -> i32 {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0)
     });
-    let backend = match gpu::resolve_backend(cli.backend, &cli.gpus) {
+    let backend = match gpu::resolve_backend(cli.backend, &cli.gpus, cli.gpu_policy) {
         Ok(b) => b,
         Err(message) => {
             eprintln!("warpstone: {message}");
@@ -320,7 +325,7 @@ pub fn main() -> i32 {
         resign_threshold: (cli.resign_threshold > 0.0).then_some(cli.resign_threshold),
         ..SearchConfig::default()
     };
-    if let Backend::Cuda { gpus } = &backend {
+    if let Backend::Cuda { gpus, .. } = &backend {
         // Batches of leaves, many playouts each (see GPU_LEAVES_PER_BATCH).
         search.leaves_per_batch = cli.gpu_leaves as usize;
         search.playouts_per_leaf = cli.gpu_playouts;
@@ -360,6 +365,16 @@ mod tests {
         assert!(Cli::try_parse_from(["warpstone", "--gpu-leaves", "0"]).is_err());
         assert!(Cli::try_parse_from(["warpstone", "--gpu-playouts", "0"]).is_err());
         assert!(Cli::try_parse_from(["warpstone", "bench", "--search", "--all-moves"]).is_err());
+    }
+
+    #[test]
+    fn gpu_policy_defaults_to_patterns_and_can_be_light() {
+        use crate::sim::go_rollout::GoPolicy;
+        let cli = Cli::try_parse_from(["warpstone"]).unwrap();
+        assert_eq!(cli.gpu_policy.policy(), GoPolicy::Patterns);
+        let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "random"]).unwrap();
+        assert_eq!(cli.gpu_policy.policy(), GoPolicy::Random);
+        assert!(Cli::try_parse_from(["warpstone", "--gpu-policy", "heavy"]).is_err());
     }
 
     #[test]

@@ -155,13 +155,15 @@ pub fn simulator_for<G>(backend: &Backend) -> std::sync::Arc<dyn crate::sim::Sim
 where
     G: crate::sim::Rollout + crate::sim::cuda::KernelPosition,
 {
-    if let Backend::Cuda { gpus } = backend {
+    if let Backend::Cuda { gpus, go_policy } = backend {
         let started = std::time::Instant::now();
         match crate::sim::cuda::GpuSimulator::<G>::new(gpus) {
             Ok(sim) => {
+                let sim = sim.with_go_policy(*go_policy);
                 tracing::info!(
-                    "playouts on {} GPU(s), kernels compiled in {:.1} s",
+                    "playouts on {} GPU(s) (Go policy {}), kernels compiled in {:.1} s",
                     sim.gpu_count(),
+                    go_policy.name(),
                     started.elapsed().as_secs_f64()
                 );
                 return std::sync::Arc::new(sim);

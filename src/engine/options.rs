@@ -2,6 +2,7 @@
 //! globals: every session gets its own copy.
 
 use crate::search::SearchConfig;
+use crate::sim::go_rollout::GoPolicy;
 use std::time::Duration;
 
 /// Where leaf playouts run.
@@ -9,8 +10,12 @@ use std::time::Duration;
 pub enum Backend {
     #[default]
     Cpu,
-    /// CUDA kernels on these GPUs.
-    Cuda { gpus: Vec<usize> },
+    /// CUDA kernels on these GPUs, Go playouts with `go_policy` (the
+    /// Havannah kernels have one policy).
+    Cuda {
+        gpus: Vec<usize>,
+        go_policy: GoPolicy,
+    },
 }
 
 #[derive(Clone, Debug)]

@@ -9,10 +9,14 @@
 //! or a move cap; the final board is scored Tromp-Taylor, which after a
 //! playout (nearly all empty points are one-point eyes) is accurate.
 
+#[cfg(test)]
+mod hostcheck;
 mod patterns;
 mod priors;
 #[cfg(test)]
 mod tests;
+
+pub(crate) use patterns::TABLE as PATTERN_TABLE;
 
 use super::{FastRng, PlayoutRecord, PlayoutResult, Prior, Rollout};
 use crate::game::go::board::{color_of, other, stone, Board, BLACK, EMPTY, MAX_CELLS, WHITE};
@@ -42,6 +46,16 @@ pub enum GoPolicy {
     /// random moves that mostly avoid self-atari.
     #[default]
     Patterns,
+}
+
+impl GoPolicy {
+    /// The lower-case name used by the CLI and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            GoPolicy::Random => "random",
+            GoPolicy::Patterns => "patterns",
+        }
+    }
 }
 
 impl Rollout for Position {

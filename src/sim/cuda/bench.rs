@@ -4,7 +4,7 @@ use super::check::fixed_positions;
 use super::device::{GoKernel, Gpu, HexVariant};
 use super::hex;
 use super::input::KernelPosition;
-use super::positions::GoRandom;
+use super::positions::GoWithPolicy;
 use super::simulator::CudaSimulator;
 use super::CudaError;
 use crate::game::{go, havannah};
@@ -58,7 +58,7 @@ pub fn bench(
     let gpu = Gpu::new(ordinal)?;
     let device = gpu.info.name.clone();
     let mut lines = Vec::new();
-    let mut go = CudaSimulator::<GoRandom>::with_gpu(gpu)?;
+    let mut go = CudaSimulator::<GoWithPolicy>::with_gpu(gpu)?;
     for (kernel, &size) in GoKernel::ALL
         .iter()
         .flat_map(|k| go_sizes.iter().map(move |s| (*k, s)))
@@ -70,7 +70,12 @@ pub fn bench(
             size,
             supported: "2 to 25",
         })?;
-        let pos = fixed_positions(&GoRandom(start), leaves, size * size / 2, 7);
+        let pos = fixed_positions(
+            &GoWithPolicy(start, kernel.policy()),
+            leaves,
+            size * size / 2,
+            7,
+        );
         // The point kernel's occupancy follows from its block size alone.
         let block = ((size * size) as u32).div_ceil(32) * 32;
         let fixed = [None];
@@ -88,7 +93,7 @@ pub fn bench(
                     // As many boards as fit in shared memory (0: not swept).
                     GoKernel::PlayoutPerThreadShared => 0,
                     // Sized by the occupancy calculator (0: not swept).
-                    GoKernel::Bitboard => tps.unwrap_or(0),
+                    GoKernel::Bitboard | GoKernel::BitboardPatterns => tps.unwrap_or(0),
                     GoKernel::PlayoutPerThread => {
                         tps.unwrap_or_else(|| super::tuning::threads_per_sm(false, size * size))
                     }
@@ -96,7 +101,7 @@ pub fn bench(
                 game: "go",
                 size,
                 kernel: kernel.name(),
-                policy: "random",
+                policy: kernel.policy().name(),
                 leaves,
                 playouts_per_leaf,
                 playouts_per_second: rate,

@@ -12,6 +12,7 @@ use super::replay::replay_check;
 use super::simulator::CudaSimulator;
 use super::CudaError;
 use crate::sim::cpu::CpuSimulator;
+use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{FastRng, LeafStats, Rollout, Simulator};
 
 /// What to check and how hard.
@@ -35,8 +36,8 @@ pub struct CheckOptions {
     pub threads: usize,
     /// Where to keep the reference side's win counts between runs, so a
     /// machine with a weak CPU (the GPU machine here) can reuse counts
-    /// computed elsewhere. Keyed by game, size, position count, playouts
-    /// and seed; `None` computes every time.
+    /// computed elsewhere. Keyed by game, size, Go policy, position count,
+    /// playouts and seed; `None` computes every time.
     pub cpu_cache: Option<std::path::PathBuf>,
 }
 
@@ -125,11 +126,12 @@ impl std::fmt::Display for CheckReport {
     }
 }
 
-/// A CPU implementation of both games' rules and light policies: how to
-/// make the empty board of a size (`None`: size not supported).
+/// A CPU implementation of both games' rules and playout policies: how to
+/// make the empty board of a size (`None`: size not supported), for Go
+/// one whose playouts follow the given policy.
 pub struct CpuRules<Go, Hex, FGo, FHex>
 where
-    FGo: Fn(usize, f32) -> Option<Go>,
+    FGo: Fn(usize, f32, GoPolicy) -> Option<Go>,
     FHex: Fn(usize) -> Option<Hex>,
 {
     /// Distinguishes cached reference counts of different rule sets.
@@ -168,7 +170,7 @@ pub fn check_against<Go, Hex, FGo, FHex>(
 where
     Go: KernelPosition + Rollout,
     Hex: KernelPosition + Rollout,
-    FGo: Fn(usize, f32) -> Option<Go>,
+    FGo: Fn(usize, f32, GoPolicy) -> Option<Go>,
     FHex: Fn(usize) -> Option<Hex>,
 {
     let mut report = CheckReport::default();
@@ -190,7 +192,7 @@ where
             if !kernel.supports(size) {
                 continue;
             }
-            let result = match (rules.go)(size, opts.komi) {
+            let result = match (rules.go)(size, opts.komi, GoPolicy::Random) {
                 Some(start) => {
                     replay_check(&gpu, &start, opts, max_moves, kernel, HexVariant::Compress)
                 }
@@ -238,36 +240,46 @@ where
         }
     };
     for &size in opts.go_sizes.iter().filter(|_| opts.positions > 0) {
-        let Some(start) = (rules.go)(size, opts.komi) else {
-            push(
-                &mut report,
-                progress,
-                format!("go{size} win rates"),
-                Err(unsupported("Go", size)),
+        // Each kernel against the CPU policy it plays, one reference each.
+        for policy in GO_POLICIES {
+            let kernels: Vec<GoKernel> = GoKernel::ALL
+                .into_iter()
+                .filter(|k| k.supports(size) && k.policy() == policy)
+                .collect();
+            if kernels.is_empty() {
+                continue;
+            }
+            let Some(start) = (rules.go)(size, opts.komi, policy) else {
+                push(
+                    &mut report,
+                    progress,
+                    format!("go{size} win rates"),
+                    Err(unsupported("Go", size)),
+                );
+                continue;
+            };
+            let positions = fixed_positions(&start, opts.positions, size * size, opts.seed);
+            let clock = std::time::Instant::now();
+            let cpu = cached_cpu_stats(
+                &go_reference_name(rules.name, size, policy),
+                &positions,
+                opts.cpu_playouts_for(size * size),
+                opts,
             );
-            continue;
-        };
-        let positions = fixed_positions(&start, opts.positions, size * size, opts.seed);
-        let clock = std::time::Instant::now();
-        let cpu = cached_cpu_stats(
-            &format!("{}-go{size}", rules.name),
-            &positions,
-            opts.cpu_playouts_for(size * size),
-            opts,
-        );
-        progress(&CheckLine {
-            name: format!("go{size} cpu reference"),
-            passed: true,
-            detail: format!("{:.1} s", clock.elapsed().as_secs_f64()),
-        });
-        for kernel in GoKernel::ALL.into_iter().filter(|k| k.supports(size)) {
-            sim_go.set_go_kernel(kernel);
-            push(
-                &mut report,
-                progress,
-                format!("go{size} {} win rates", kernel.name()),
-                stats_check(&sim_go, &positions, &cpu, opts),
-            );
+            progress(&CheckLine {
+                name: format!("go{size} cpu reference ({})", policy.name()),
+                passed: true,
+                detail: format!("{:.1} s", clock.elapsed().as_secs_f64()),
+            });
+            for kernel in kernels {
+                sim_go.set_go_kernel(kernel);
+                push(
+                    &mut report,
+                    progress,
+                    format!("go{size} {} {} win rates", kernel.name(), policy.name()),
+                    stats_check(&sim_go, &positions, &cpu, opts),
+                );
+            }
         }
     }
     let mut sim_hex = match CudaSimulator::<Hex>::with_gpu(sim_go.into_gpu()) {
@@ -323,18 +335,20 @@ pub fn fill_cpu_cache_for<Go, Hex, FGo, FHex>(
 ) where
     Go: KernelPosition + Rollout,
     Hex: KernelPosition + Rollout,
-    FGo: Fn(usize, f32) -> Option<Go>,
+    FGo: Fn(usize, f32, GoPolicy) -> Option<Go>,
     FHex: Fn(usize) -> Option<Hex>,
 {
     for &size in &opts.go_sizes {
-        if let Some(start) = (rules.go)(size, opts.komi) {
-            let positions = fixed_positions(&start, opts.positions, size * size, opts.seed);
-            cached_cpu_stats(
-                &format!("{}-go{size}", rules.name),
-                &positions,
-                opts.cpu_playouts_for(size * size),
-                opts,
-            );
+        for policy in GO_POLICIES {
+            if let Some(start) = (rules.go)(size, opts.komi, policy) {
+                let positions = fixed_positions(&start, opts.positions, size * size, opts.seed);
+                cached_cpu_stats(
+                    &go_reference_name(rules.name, size, policy),
+                    &positions,
+                    opts.cpu_playouts_for(size * size),
+                    opts,
+                );
+            }
         }
     }
     for &side in &opts.hex_sizes {
@@ -348,6 +362,19 @@ pub fn fill_cpu_cache_for<Go, Hex, FGo, FHex>(
                 opts,
             );
         }
+    }
+}
+
+/// The Go policies some kernel plays, each checked against its CPU twin.
+const GO_POLICIES: [GoPolicy; 2] = [GoPolicy::Random, GoPolicy::Patterns];
+
+/// The cache name of a Go reference: the light policy keeps the name it
+/// had before there was a second policy, so old cache files stay valid;
+/// the pattern policy's counts must never be read as the light one's.
+fn go_reference_name(rules: &str, size: usize, policy: GoPolicy) -> String {
+    match policy {
+        GoPolicy::Random => format!("{rules}-go{size}"),
+        GoPolicy::Patterns => format!("{rules}-go{size}-patterns"),
     }
 }
 

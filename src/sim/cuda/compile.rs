@@ -12,6 +12,7 @@ const COMMON: &str = include_str!("../../../kernels/common.cuh");
 const GO: &str = include_str!("../../../kernels/go.cu");
 const GO_POINTS: &str = include_str!("../../../kernels/go_points.cu");
 const GO_BITS: &str = include_str!("../../../kernels/go_bits.cu");
+const GO_BITS_PATTERNS: &str = include_str!("../../../kernels/go_bits_patterns.cu");
 const HAVANNAH: &str = include_str!("../../../kernels/havannah.cu");
 const HAVANNAH_PACKED: &str = include_str!("../../../kernels/havannah_packed.cu");
 
@@ -27,7 +28,7 @@ impl Source {
 
     pub fn name(self) -> &'static str {
         match self {
-            Source::Go => "go.cu+go_points.cu+go_bits.cu",
+            Source::Go => "go.cu+go_points.cu+go_bits.cu+go_bits_patterns.cu",
             Source::Havannah => "havannah.cu+havannah_packed.cu",
         }
     }
@@ -43,10 +44,12 @@ impl Source {
     /// The full translation unit handed to NVRTC.
     pub fn text(self) -> String {
         match self {
-            // All Go kernels share go.cu's leaf header and constants.
+            // All Go kernels share go.cu's leaf header and constants; the
+            // pattern kernel builds on go_bits.cu's board.
             Source::Go => format!(
                 "{COMMON}\n#line 1 \"go.cu\"\n{GO}\n#line 1 \"go_points.cu\"\n{GO_POINTS}\n\
-                 #line 1 \"go_bits.cu\"\n{GO_BITS}"
+                 #line 1 \"go_bits.cu\"\n{GO_BITS}\n\
+                 #line 1 \"go_bits_patterns.cu\"\n{GO_BITS_PATTERNS}"
             ),
             // The packed kernels reuse havannah.cu's tables and leaf header.
             Source::Havannah => format!(

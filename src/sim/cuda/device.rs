@@ -125,6 +125,13 @@ impl Gpu {
         let arch = info.arch();
         let go = ctx.load_module(compile(Source::Go, &arch)?)?;
         let hex = ctx.load_module(compile(Source::Havannah, &arch)?)?;
+        let table = &crate::sim::go_rollout::PATTERN_TABLE;
+        let mut symbol = go.get_global("go_pattern_table", &stream)?;
+        // SAFETY: the symbol is `__device__ u64 go_pattern_table[1024]`
+        // (go_bits_patterns.cu); the view has exactly that length.
+        let mut words = unsafe { symbol.transmute_mut::<u64>(table.len()) }
+            .ok_or_else(|| CudaError::Driver("go_pattern_table has the wrong size".into()))?;
+        stream.memcpy_htod(table, &mut words)?;
         for side in hex::SIZES {
             let g = HexGeometry::new(side);
             let mut nbr = hex.get_global(&format!("hex_nbr_{side}"), &stream)?;
@@ -166,8 +173,8 @@ impl Gpu {
         Ok(self.hex.load_function(&format!("hex_{kind}_{side}"))?)
     }
 
-    /// Launches light Go playouts on `stream`: `leaves` headers (4 × i32
-    /// each: to move, ko, passes, komi in half points), `boards` (size²
+    /// Launches Go playouts on `stream`: `leaves` headers (5 × i32 each:
+    /// to move, ko, passes, komi in half points, last move), `boards` (size²
     /// bytes per leaf), accumulating into `stats` (per-leaf blocks, see
     /// common.cuh). The buffers may be longer than `leaf_count` leaves
     /// need (reused buffers); the kernel reads only the first ones.
@@ -200,8 +207,13 @@ impl Gpu {
                 self.go_function("points_random", size)?,
                 point_config(leaf_count, playouts_per_leaf, sms, size),
             ),
-            GoKernel::Bitboard => {
-                let f = self.go_bits_function("random", size)?;
+            GoKernel::Bitboard | GoKernel::BitboardPatterns => {
+                let name = if kernel == GoKernel::Bitboard {
+                    "random"
+                } else {
+                    "patterns"
+                };
+                let f = self.go_bits_function(name, size)?;
                 let cfg = match self.threads_per_sm {
                     Some(t) => playout_config(leaf_count, playouts_per_leaf, sms, t),
                     None => {
@@ -228,10 +240,11 @@ impl Gpu {
             .arg(stats)
             .arg(&playouts_per_leaf)
             .arg(&seed);
-        // SAFETY: go_{random,points_random,shared}_N and go_bits_random_N
-        // (const u8* boards, const GoLeaf* leaves, u32* stats, u32
-        // playouts_per_leaf, u64 seed): boards holds at least leaf_count ×
-        // N² bytes, leaves at least leaf_count × 4 i32 (GoLeaf), stats at
+        // SAFETY: go_{random,points_random,shared}_N and
+        // go_bits_{random,patterns}_N (const u8* boards, const GoLeaf*
+        // leaves, u32* stats, u32 playouts_per_leaf, u64 seed): boards holds
+        // at least leaf_count × N² bytes, leaves at least leaf_count ×
+        // GO_HEADER_WORDS (5) i32 (GoLeaf, flattened so), stats at
         // least leaf_count × stats_stride(N²) u32 (the caller sizes them);
         // the grid's y extent is leaf_count, so no block reads past them.
         // All three buffers belong to `stream`'s slot and stay alive and
@@ -431,7 +444,9 @@ impl Gpu {
                 self.go_function("replay", size)?
             }
             GoKernel::PointPerThread => self.go_function("points_replay", size)?,
-            GoKernel::Bitboard => self.go_bits_function("replay", size)?,
+            GoKernel::Bitboard | GoKernel::BitboardPatterns => {
+                self.go_bits_function("replay", size)?
+            }
         };
         let sequences = check_sequences(moves.len(), max_moves)?;
         let d_moves = self.stream.clone_htod(moves)?;
@@ -449,9 +464,10 @@ impl Gpu {
         // sequences × max_moves entries, boards_out sequences × N², result
         // sequences × 4. The point kernel runs one block per sequence.
         let cfg = match kernel {
-            GoKernel::PlayoutPerThread | GoKernel::PlayoutPerThreadShared | GoKernel::Bitboard => {
-                replay_config(seqs)
-            }
+            GoKernel::PlayoutPerThread
+            | GoKernel::PlayoutPerThreadShared
+            | GoKernel::Bitboard
+            | GoKernel::BitboardPatterns => replay_config(seqs),
             GoKernel::PointPerThread => LaunchConfig {
                 grid_dim: (seqs.max(1), 1, 1),
                 block_dim: (point_block(size), 1, 1),

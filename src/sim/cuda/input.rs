@@ -3,7 +3,7 @@
 //! The kernels read plain arrays: per leaf the board's colours in the
 //! kernel's own point order (Go: `row * size + col`; Havannah: the compact
 //! cell order of [`super::hex`]) and a small header (side to move, ko
-//! point, consecutive passes, komi). A game position implements
+//! point, consecutive passes, komi, Go's last move). A game position implements
 //! [`KernelPosition`] to say how it maps onto that.
 
 use crate::game::{Color, Game};
@@ -32,6 +32,9 @@ pub struct GoLeafInput {
     /// Passes just before this position (a second one ends the game).
     pub consecutive_passes: u8,
     pub komi: f32,
+    /// The point (row-major index) of the last move when it was a play:
+    /// the Patterns policy answers around it.
+    pub last_move: Option<usize>,
 }
 
 /// A Havannah leaf as the kernel reads it.

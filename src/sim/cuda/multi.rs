@@ -2,8 +2,10 @@
 //! CPU policy's priors for tree expansion, spread over every chosen GPU.
 
 use super::input::KernelPosition;
+use super::GoKernel;
 use super::{CudaError, CudaSimulator};
 use crate::sim::cpu::CpuSimulator;
+use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{LeafStats, Prior, Rollout, Simulator};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -41,6 +43,15 @@ impl<G> GpuSimulator<G> {
             fallback: true,
             warned: AtomicBool::new(false),
         })
+    }
+
+    /// Go playouts with `policy` on every GPU (the default is
+    /// [`super::tuning::go_kernel`]'s).
+    pub fn with_go_policy(mut self, policy: GoPolicy) -> Self {
+        for gpu in &mut self.gpus {
+            gpu.set_go_kernel(GoKernel::for_policy(policy));
+        }
+        self
     }
 
     /// Failed batches come back with zero playouts instead of the CPU's.
@@ -106,7 +117,7 @@ impl<G: KernelPosition + Rollout> Simulator<G> for GpuSimulator<G> {
     }
 
     /// The playout policy's knowledge (captures, patterns), from the CPU:
-    /// the kernels play light playouts and know no priors.
+    /// the kernels know no priors.
     fn priors(&self, pos: &G, moves: &[G::Move], out: &mut Vec<Prior>) {
         pos.priors(moves, out);
     }

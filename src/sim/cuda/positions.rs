@@ -40,6 +40,10 @@ impl KernelPosition for go::Position {
             .ko()
             .filter(|&(_, barred)| barred == stone(self.to_move()))
             .map(|(p, _)| board.dense_index(p));
+        let last_move = match self.last_move() {
+            Some(go::Move::Play(p)) => Some(board.dense_index(p.0 as usize)),
+            _ => None,
+        };
         KernelInput::Go(GoLeafInput {
             size: n,
             colors,
@@ -47,6 +51,7 @@ impl KernelPosition for go::Position {
             ko,
             consecutive_passes: self.consecutive_passes().min(2) as u8,
             komi: self.komi(),
+            last_move,
         })
     }
 
@@ -98,13 +103,13 @@ impl KernelPosition for havannah::Position {
     }
 }
 
-/// A Go position whose playouts use the light `Random` policy: the policy
-/// the GPU kernel implements, which the statistical check compares
-/// against (the project's default CPU policy is `Patterns`).
+/// A Go position whose CPU playouts use a chosen policy: the statistical
+/// check compares each kernel with the CPU policy it implements
+/// ([`super::GoKernel::policy`]), the light `Random` one or `Patterns`.
 #[derive(Clone, Debug)]
-pub struct GoRandom(pub go::Position);
+pub struct GoWithPolicy(pub go::Position, pub GoPolicy);
 
-impl Game for GoRandom {
+impl Game for GoWithPolicy {
     type Move = go::Move;
 
     fn to_move(&self) -> Color {
@@ -139,22 +144,21 @@ impl Game for GoRandom {
     }
 }
 
-impl Rollout for GoRandom {
+impl Rollout for GoWithPolicy {
     fn rollout(
         &self,
         rng: &mut FastRng,
         record: &mut PlayoutRecord,
         ownership: &mut [i8],
     ) -> PlayoutResult {
-        self.0
-            .rollout_with(GoPolicy::Random, rng, record, ownership)
+        self.0.rollout_with(self.1, rng, record, ownership)
     }
     fn priors(&self, moves: &[go::Move], out: &mut Vec<Prior>) {
         self.0.priors(moves, out)
     }
 }
 
-impl KernelPosition for GoRandom {
+impl KernelPosition for GoWithPolicy {
     fn kernel_input(&self) -> KernelInput {
         self.0.kernel_input()
     }
@@ -173,22 +177,27 @@ impl KernelPosition for GoRandom {
 }
 
 type ProjectRules = CpuRules<
-    GoRandom,
+    GoWithPolicy,
     havannah::Position,
-    fn(usize, f32) -> Option<GoRandom>,
+    fn(usize, f32, GoPolicy) -> Option<GoWithPolicy>,
     fn(usize) -> Option<havannah::Position>,
 >;
 
 fn project_rules() -> ProjectRules {
     CpuRules {
         name: "project",
-        go: |size, komi| go::Position::new(size, komi).ok().map(GoRandom),
+        go: |size, komi, policy| {
+            go::Position::new(size, komi)
+                .ok()
+                .map(|p| GoWithPolicy(p, policy))
+        },
         havannah: |side| havannah::Position::new(side).ok(),
     }
 }
 
-/// `check_gpu` against the project's rules (`crate::game`) and light
-/// policies (`crate::sim::go_rollout` Random, `crate::sim::havannah_rollout`).
+/// `check_gpu` against the project's rules (`crate::game`) and policies
+/// (`crate::sim::go_rollout` Random and Patterns,
+/// `crate::sim::havannah_rollout`).
 pub fn check_gpu_project(
     ordinal: usize,
     opts: &CheckOptions,

@@ -48,7 +48,7 @@ pub fn stats_stride(moves: usize) -> usize {
 /// [`tuning::MAX_DEVICE_BYTES`] (so all slots together stay under it) and
 /// to the grid's y limit.
 fn leaves_per_chunk(points: usize, slots: usize) -> usize {
-    let per_leaf_bytes = stats_stride(points) * 4 + points + 16;
+    let per_leaf_bytes = stats_stride(points) * 4 + points + 4 * GO_HEADER_WORDS;
     (tuning::MAX_DEVICE_BYTES / slots.max(1) / per_leaf_bytes).clamp(1, MAX_LEAVES_PER_LAUNCH)
 }
 
@@ -131,9 +131,25 @@ enum Game {
     Havannah,
 }
 
+impl Game {
+    /// i32 words of one leaf header: `GoLeaf` in go.cu (to move, ko,
+    /// passes, komi in half points, last move), `HexLeaf` in havannah.cu
+    /// (to move, padding).
+    fn header_words(self) -> usize {
+        match self {
+            Game::Go => GO_HEADER_WORDS,
+            Game::Havannah => HEX_HEADER_WORDS,
+        }
+    }
+}
+
+/// Words of go.cu's `GoLeaf` and havannah.cu's `HexLeaf`.
+pub const GO_HEADER_WORDS: usize = 5;
+pub const HEX_HEADER_WORDS: usize = 4;
+
 /// Flattens `leaves` into the kernels' arrays, `boards` (one colour byte
-/// per point per leaf) and `headers` (4 i32 per leaf), reusing their
-/// allocations.
+/// per point per leaf) and `headers` ([`Game::header_words`] i32 per
+/// leaf), reusing their allocations.
 fn flatten_into<G: KernelPosition>(
     leaves: &[G],
     boards: &mut Vec<u8>,
@@ -147,11 +163,13 @@ fn flatten_into<G: KernelPosition>(
             KernelInput::Go(g) => {
                 let ko = g.ko.map_or(-1, |k| k as i32);
                 let komi2 = (g.komi * 2.0).round() as i32;
+                let last = g.last_move.map_or(-1, |p| p as i32);
                 let header = [
                     color_code(g.to_move) as i32,
                     ko,
                     g.consecutive_passes as i32,
                     komi2,
+                    last,
                 ];
                 (Game::Go, g.size, g.colors, header)
             }
@@ -159,7 +177,7 @@ fn flatten_into<G: KernelPosition>(
                 Game::Havannah,
                 h.side,
                 h.colors,
-                [color_code(h.to_move) as i32, 0, 0, 0],
+                [color_code(h.to_move) as i32, 0, 0, 0, 0],
             ),
         };
         let points = match game {
@@ -182,7 +200,7 @@ fn flatten_into<G: KernelPosition>(
                     Game::Havannah => super::device::check_hex_size(size)?,
                 }
                 boards.reserve(points * leaves.len());
-                headers.reserve(4 * leaves.len());
+                headers.reserve(game.header_words() * leaves.len());
                 shape = Some(here);
             }
             Some(s) if s != here => {
@@ -193,7 +211,7 @@ fn flatten_into<G: KernelPosition>(
             Some(_) => {}
         }
         boards.extend_from_slice(&colors);
-        headers.extend_from_slice(&header);
+        headers.extend_from_slice(&header[..game.header_words()]);
     }
     shape.ok_or_else(|| CudaError::Input("empty batch".into()))
 }
@@ -221,6 +239,7 @@ impl<G: KernelPosition> CudaSimulator<G> {
         let shape = flatten_into(leaves, &mut slot.host_boards, &mut slot.host_headers)?;
         let points = shape.points;
         let stride = stats_stride(points);
+        let words = shape.game.header_words();
         let chunk = leaves_per_chunk(points, self.slots.len());
         let stream = slot.stream.clone();
         for (c, start) in (0..leaves.len()).step_by(chunk).enumerate() {
@@ -231,10 +250,10 @@ impl<G: KernelPosition> CudaSimulator<G> {
                 &slot.host_boards[start * points..end * points],
                 &mut boards.slice_mut(0..n * points),
             )?;
-            let headers = ensure_len(&mut slot.headers, n * 4, &stream, &self.allocated)?;
+            let headers = ensure_len(&mut slot.headers, n * words, &stream, &self.allocated)?;
             stream.memcpy_htod(
-                &slot.host_headers[start * 4..end * 4],
-                &mut headers.slice_mut(0..n * 4),
+                &slot.host_headers[start * words..end * words],
+                &mut headers.slice_mut(0..n * words),
             )?;
             let stats = ensure_len(&mut slot.stats, n * stride, &stream, &self.allocated)?;
             // The kernels add into the counters: zero this chunk's part on
@@ -405,7 +424,24 @@ mod tests {
         assert!(matches!(flatten(&leaves), Err(CudaError::Input(_))));
         let (boards, headers) = flatten(&leaves[..1]).unwrap();
         assert_eq!(boards, vec![0; 81], "reused buffers start afresh");
-        assert_eq!(headers, vec![1, -1, 0, 15]);
+        assert_eq!(headers, vec![1, -1, 0, 15, -1]);
+    }
+
+    #[test]
+    fn go_headers_carry_the_last_move_and_hex_headers_stay_short() {
+        use crate::game::Game;
+        let mut pos = empty(9);
+        let p = pos.point(2, 3).unwrap();
+        Game::play(&mut pos, go::Move::Play(p)).unwrap();
+        let (_, headers) = flatten(std::slice::from_ref(&pos)).unwrap();
+        assert_eq!(headers, vec![2, -1, 0, 15, 3 * 9 + 2]);
+        Game::play(&mut pos, go::Move::Pass).unwrap();
+        let (_, headers) = flatten(&[pos]).unwrap();
+        assert_eq!(headers, vec![1, -1, 1, 15, -1], "no last move after a pass");
+        let hex = [crate::game::havannah::Position::new(4).unwrap()];
+        let (mut boards, mut headers) = (Vec::new(), Vec::new());
+        flatten_into(&hex, &mut boards, &mut headers).unwrap();
+        assert_eq!(headers.len(), HEX_HEADER_WORDS);
     }
 
     #[test]
@@ -413,7 +449,7 @@ mod tests {
         for points in [81, 169, 361, 37, 271] {
             for slots in [1, 2, 4] {
                 let chunk = leaves_per_chunk(points, slots);
-                let per_leaf = stats_stride(points) * 4 + points + 16;
+                let per_leaf = stats_stride(points) * 4 + points + 4 * GO_HEADER_WORDS;
                 assert!(chunk * per_leaf * slots <= tuning::MAX_DEVICE_BYTES);
                 assert!((1..=MAX_LEAVES_PER_LAUNCH).contains(&chunk));
             }

@@ -3,6 +3,7 @@
 //! [`super::tuning`] unless a caller sets one.
 
 use super::device::GO_SIZES;
+use crate::sim::go_rollout::GoPolicy;
 
 /// Which Havannah find the playout kernel uses (paper 000 found no path
 /// compression faster on its GPU; both are kept to measure that).
@@ -78,15 +79,36 @@ pub enum GoKernel {
     PlayoutPerThreadShared,
     /// (b) with the whole board in registers as two bit sets.
     Bitboard,
+    /// The bitboard kernel playing the CPU's `Patterns` policy
+    /// (`go_bits_patterns.cu`) instead of light playouts.
+    BitboardPatterns,
 }
 
 impl GoKernel {
-    pub const ALL: [GoKernel; 4] = [
+    pub const ALL: [GoKernel; 5] = [
         GoKernel::PlayoutPerThread,
         GoKernel::PointPerThread,
         GoKernel::PlayoutPerThreadShared,
         GoKernel::Bitboard,
+        GoKernel::BitboardPatterns,
     ];
+
+    /// The kernel that plays `policy` fastest (the bitboard kernels).
+    pub fn for_policy(policy: GoPolicy) -> GoKernel {
+        match policy {
+            GoPolicy::Random => GoKernel::Bitboard,
+            GoPolicy::Patterns => GoKernel::BitboardPatterns,
+        }
+    }
+
+    /// The CPU policy whose playouts this kernel plays (what `check-gpu`
+    /// compares it with).
+    pub fn policy(self) -> GoPolicy {
+        match self {
+            GoKernel::BitboardPatterns => GoPolicy::Patterns,
+            _ => GoPolicy::Random,
+        }
+    }
 
     /// Whether this kernel exists for `size`x`size` boards (all do for
     /// the sizes in [`GO_SIZES`]).
@@ -99,7 +121,8 @@ impl GoKernel {
             GoKernel::PlayoutPerThread => "playout-per-thread",
             GoKernel::PointPerThread => "point-per-thread",
             GoKernel::PlayoutPerThreadShared => "playout-per-thread/shared",
-            GoKernel::Bitboard => "playout-per-thread/bitboard",
+            // The same board; `policy` tells the two apart.
+            GoKernel::Bitboard | GoKernel::BitboardPatterns => "playout-per-thread/bitboard",
         }
     }
 }

@@ -33,7 +33,8 @@ const OTHER: u8 = 2;
 const EDGE: u8 = 3;
 
 /// Bit `code` is set when the neighbourhood `code` matches some pattern.
-static TABLE: [u64; 1024] = build_table();
+/// The GPU pattern kernel gets a copy (`go_pattern_table`).
+pub(crate) static TABLE: [u64; 1024] = build_table();
 
 /// Whether the empty point `p` matches a pattern. The neighbourhood code
 /// packs the eight surrounding cells, two bits each.
