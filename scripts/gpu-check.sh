@@ -48,9 +48,12 @@ fi
 "$bin" bench --backend cuda --game go --sizes 9,13,19 --leaves 256 --playouts 2048
 "$bin" bench --backend cuda --game havannah --sizes 4,8,10 --leaves 256 --playouts 2048
 # The whole search: playouts backed up into the tree per second against the
-# raw kernel rate (the search's own defaults: 256 leaves x 512 playouts).
+# raw kernel rate, with the light kernel and 256 leaves x 512 playouts a
+# launch (the pipeline's capacity; play defaults to 64 playouts a leaf,
+# which is stronger and tree-bound), then with the engine's defaults.
+"$bin" bench --backend cuda --search --seconds 5 --size 9 --gpu-policy random --gpu-playouts 512
+"$bin" bench --backend cuda --search --seconds 5 --size 19 --gpu-policy random --gpu-playouts 512
+"$bin" --game havannah bench --backend cuda --search --seconds 5 --size 10 --gpu-playouts 512
 "$bin" bench --backend cuda --search --seconds 5 --size 9
-"$bin" bench --backend cuda --search --seconds 5 --size 19
-"$bin" --game havannah bench --backend cuda --search --seconds 5 --size 10
 # All-moves mode: every legal move rated with 2048 playouts in one batch.
 "$bin" bench --backend cuda --all-moves --playouts 2048

@@ -216,21 +216,22 @@ fn init_logging(verbose: u8) {
 }
 
 /// Leaves per GPU launch and playouts per leaf in the search (paper 003
-/// runs a block of playouts per child). Two limits set them:
-/// - the tree: every leaf costs about 6.5-8 µs of descent and back-up under
-///   the one tree lock (H200 host, 9x9: about 128k leaves/s; 19x19 about
-///   50k), so at 256 playouts a leaf the tree takes in at most about 33M
-///   playouts/s on 9x9, 38% of the bitboard kernel's 90M (measured with
-///   `bench --backend cuda --search`, 2026-11-21); at 512 about 65M;
-/// - the GPU: 256 × 512 playouts is 131k threads' work a launch, and with
-///   two launch slots in flight enough to keep the device busy.
+/// runs a block of playouts per child). Strength sets the playouts per
+/// leaf, throughput would set more:
+/// - strength: a bigger tree beats surer leaves. 9x9, komi 7, 1 s/move vs
+///   GNU Go level 10, two games sharing one H200, pattern playouts: 64
+///   playouts a leaf won 81.2% of 40 games, 512 won 66.7% of 24
+///   (2026-11-21);
+/// - throughput: every leaf costs about 6.5-8 µs of descent and back-up
+///   under the one tree lock (about 128k leaves/s on 9x9, 50k on 19x19), so
+///   64 playouts a leaf back up at most about 8M playouts/s on 9x9; the
+///   pipeline itself backs up 72% of the light kernel's rate at 512
+///   (`bench --backend cuda --search --gpu-playouts 512`).
 ///
-/// More playouts a leaf make each leaf's value surer and the tree grow
-/// more slowly per playout; at 9x9's rate that is still 100k+ new leaves a
-/// second. Tune with --gpu-leaves / --gpu-playouts and measure with
-/// `warpstone bench --backend cuda --search`.
+/// Tune with --gpu-leaves / --gpu-playouts and measure with
+/// `warpstone bench --backend cuda --search` and `scripts/match`.
 const GPU_LEAVES_PER_BATCH: u32 = 256;
-const GPU_PLAYOUTS_PER_LEAF: u32 = 512;
+const GPU_PLAYOUTS_PER_LEAF: u32 = 64;
 
 /// Search threads with the GPU backend: two per launch slot, so that while
 /// one thread's batch runs in a slot another has its next batch ready for

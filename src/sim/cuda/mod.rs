@@ -71,11 +71,12 @@ pub mod tuning {
     }
     /// The Go kernel `CudaSimulator` uses unless told otherwise: the
     /// bitboard kernel with the CPU's default policy (`Patterns`) on every
-    /// size; `--gpu-policy random` picks the light one. Measured (H200, 256 leaves × 2048
-    /// playouts, playouts/s, 2026-11-21): 9x9 bitboard 49.8M, shared
-    /// 12.1M, local 7.8M, point-per-thread 5.2M; 13x13 bitboard 12.4M,
-    /// shared 2.9M, local 2.5M, point 1.4M; 19x19 bitboard 2.63M, local
-    /// 1.01M, shared 0.73M, point 0.30M.
+    /// size; `--gpu-policy random` picks the light one. Measured (H200,
+    /// 256 leaves × 2048 playouts, playouts/s, 2026-11-21): light 9x9
+    /// bitboard 98.2M, shared 12.1M, local 7.9M, point-per-thread 5.2M;
+    /// 13x13 bitboard 26.1M, shared 2.9M, local 2.5M, point 1.4M; 19x19
+    /// bitboard 6.09M, local 1.01M, shared 0.73M, point 0.30M. Patterns
+    /// bitboard: 18.7M / 3.27M / 0.44M.
     pub fn go_kernel(_points: usize) -> super::GoKernel {
         super::GoKernel::for_policy(crate::sim::go_rollout::GoPolicy::default())
     }
