@@ -405,6 +405,60 @@ __device__ __forceinline__ void gb_record_warp(u32* tables, SharedStats* head, b
     }
 }
 
+// The leaf's stones, read by every thread of the block into shared
+// words (`start[colour][word]`).
+template <int N>
+__device__ __forceinline__ void gb_load_leaf(const u8* __restrict__ colors, u32 (*start)[GoGeo<N>::W]) {
+    typedef GoGeo<N> G;
+    for (int i = threadIdx.x; i < 2 * G::W; i += blockDim.x) start[i / G::W][i % G::W] = 0;
+    __syncthreads();
+    for (int p = threadIdx.x; p < G::P; p += blockDim.x) {
+        u8 c = colors[p];
+        int bit = G::bit_of(p);
+        if (c == 1 || c == 2) atomicOr(&start[c - 1][bit >> 5], 1u << (bit & 31));
+    }
+    __syncthreads();
+}
+
+// A playout's board from the leaf's stones; clears the thread's first-play
+// sets (`first[colour][word][thread]`).
+template <int N>
+__device__ __forceinline__ void gb_start(GbBoard<N>& b, const GoLeaf& info, const u32 (*start)[GoGeo<N>::W],
+                                         u32* first, int ko) {
+    typedef GoGeo<N> G;
+    b.me = info.to_move - 1;
+#pragma unroll
+    for (int i = 0; i < G::W; ++i) {
+        b.own.w[i] = start[b.me][i];
+        b.opp.w[i] = start[b.me ^ 1][i];
+        first[(0 * G::W + i) * GB_BLOCK + threadIdx.x] = 0;
+        first[(1 * G::W + i) * GB_BLOCK + threadIdx.x] = 0;
+    }
+    b.ko = ko;
+    b.captured_black = b.captured_white = 0;
+}
+
+// Notes the mover's play at bit p if nobody played there first.
+template <int N>
+__device__ __forceinline__ void gb_note_first(u32* first, int p, int me) {
+    typedef GoGeo<N> G;
+    u32* f = &first[(p >> 5) * GB_BLOCK + threadIdx.x];
+    u32 m = 1u << (p & 31);
+    if (!((f[0] | f[G::W * GB_BLOCK]) & m)) f[me * G::W * GB_BLOCK] |= m;
+}
+
+// Scores the finished playout and adds it to the block's tables with the
+// rest of the warp.
+template <int N>
+__device__ __forceinline__ void gb_finish(const GbBoard<N>& b, i32 komi2, bool active, u32* tables,
+                                          SharedStats* head, const u32* first) {
+    Bits<GoGeo<N>::W> area[2];
+    int diff = b.score(area[0], area[1]);
+    i32 score2 = 2 * diff - komi2;
+    u32 bw = score2 > 0 ? 2 : (score2 == 0 ? 1 : 0);
+    gb_record_warp<N>(tables, head, active, first, area, score2, bw);
+}
+
 // Each warp plays 32 playouts side by side; warps loop until the leaf has
 // its playouts. The block (one leaf) gathers the statistics in shared
 // memory and flushes them once. The leaf's stones and each thread's
@@ -423,30 +477,14 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
     __shared__ u32 start[2][G::W];
     __shared__ u32 first[2 * G::W * GB_BLOCK];  // [colour][word][thread]
     const GoLeaf info = leaves[leaf];
-    for (int i = threadIdx.x; i < 2 * G::W; i += blockDim.x) start[i / G::W][i % G::W] = 0;
-    __syncthreads();
-    for (int p = threadIdx.x; p < G::P; p += blockDim.x) {
-        u8 c = boards[(u64)leaf * G::P + p];
-        int bit = G::bit_of(p);
-        if (c == 1 || c == 2) atomicOr(&start[c - 1][bit >> 5], 1u << (bit & 31));
-    }
-    __syncthreads();
+    gb_load_leaf<N>(boards + (u64)leaf * G::P, start);
     const int start_ko = info.ko >= 0 ? G::bit_of(info.ko) : -1;
     const u32 stride = gridDim.x * blockDim.x;
     for (u32 k0 = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); k0 < playouts_per_leaf; k0 += stride) {
         const u32 k = k0 + (threadIdx.x & 31);
         const bool active = k < playouts_per_leaf;
         GbBoard<N> b;
-        b.me = info.to_move - 1;
-#pragma unroll
-        for (int i = 0; i < G::W; ++i) {
-            b.own.w[i] = start[b.me][i];
-            b.opp.w[i] = start[b.me ^ 1][i];
-            first[(0 * G::W + i) * GB_BLOCK + threadIdx.x] = 0;
-            first[(1 * G::W + i) * GB_BLOCK + threadIdx.x] = 0;
-        }
-        b.ko = start_ko;
-        b.captured_black = b.captured_white = 0;
+        gb_start<N>(b, info, start, first, start_ko);
         Rng rng(playout_seed(seed, leaf, k));
         int passes = info.passes;
         // The warp steps together, one try per lane per step: a lane draws
@@ -478,9 +516,7 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
                     --n;
                     continue;
                 }
-                u32* f = &first[(p >> 5) * GB_BLOCK + threadIdx.x];
-                u32 m = 1u << (p & 31);
-                if (!((f[0] | f[G::W * GB_BLOCK]) & m)) f[b.me * G::W * GB_BLOCK] |= m;
+                gb_note_first<N>(first, p, b.me);
                 passes = 0;
             } else {
                 passes++;
@@ -490,11 +526,7 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
             fresh = true;
             done = ++moves >= 3 * G::P || passes >= 2;
         }
-        B area[2];
-        int diff = b.score(area[0], area[1]);
-        i32 score2 = 2 * diff - info.komi2;
-        u32 bw = score2 > 0 ? 2 : (score2 == 0 ? 1 : 0);
-        gb_record_warp<N>(tables, &head, active, first, area, score2, bw);
+        gb_finish<N>(b, info.komi2, active, tables, &head, first);
     }
     __syncthreads();
     flush_stats(stats + (u64)leaf * stats_stride(G::P), tables, &head, G::P);

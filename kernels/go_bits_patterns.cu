@@ -255,14 +255,7 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
     __shared__ u32 start[2][G::W];
     __shared__ u32 first[2 * G::W * GB_BLOCK];  // [colour][word][thread]
     const GoLeaf info = leaves[leaf];
-    for (int i = threadIdx.x; i < 2 * G::W; i += blockDim.x) start[i / G::W][i % G::W] = 0;
-    __syncthreads();
-    for (int p = threadIdx.x; p < G::P; p += blockDim.x) {
-        u8 c = boards[(u64)leaf * G::P + p];
-        int bit = G::bit_of(p);
-        if (c == 1 || c == 2) atomicOr(&start[c - 1][bit >> 5], 1u << (bit & 31));
-    }
-    __syncthreads();
+    gb_load_leaf<N>(boards + (u64)leaf * G::P, start);
     const int start_ko = info.ko >= 0 ? G::bit_of(info.ko) : -1;
     const int start_last = info.last >= 0 && info.last < G::P ? G::bit_of(info.last) : -1;
     const u32 stride = gridDim.x * blockDim.x;
@@ -270,16 +263,7 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
         const u32 k = k0 + (threadIdx.x & 31);
         const bool active = k < playouts_per_leaf;
         GbBoard<N> b;
-        b.me = info.to_move - 1;
-#pragma unroll
-        for (int i = 0; i < G::W; ++i) {
-            b.own.w[i] = start[b.me][i];
-            b.opp.w[i] = start[b.me ^ 1][i];
-            first[(0 * G::W + i) * GB_BLOCK + threadIdx.x] = 0;
-            first[(1 * G::W + i) * GB_BLOCK + threadIdx.x] = 0;
-        }
-        b.ko = start_ko;
-        b.captured_black = b.captured_white = 0;
+        gb_start<N>(b, info, start, first, start_ko);
         Rng rng(playout_seed(seed, leaf, k));
         int passes = info.passes;
         int last = start_last;  // bit of the last move, -1 after a pass
@@ -340,9 +324,7 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
             if (p >= 0) {
                 // Not suicide (gbp_move_kind said so), so this plays.
                 b.try_play(onehot<G::W>(p));
-                u32* f = &first[(p >> 5) * GB_BLOCK + threadIdx.x];
-                u32 m = 1u << (p & 31);
-                if (!((f[0] | f[G::W * GB_BLOCK]) & m)) f[b.me * G::W * GB_BLOCK] |= m;
+                gb_note_first<N>(first, p, b.me);
                 passes = 0;
             } else {
                 passes++;
@@ -353,11 +335,7 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
             phase = NEW_MOVE;
             done = ++moves >= 3 * G::P || passes >= 2;
         }
-        B area[2];
-        int diff = b.score(area[0], area[1]);
-        i32 score2 = 2 * diff - info.komi2;
-        u32 bw = score2 > 0 ? 2 : (score2 == 0 ? 1 : 0);
-        gb_record_warp<N>(tables, &head, active, first, area, score2, bw);
+        gb_finish<N>(b, info.komi2, active, tables, &head, first);
     }
     __syncthreads();
     flush_stats(stats + (u64)leaf * stats_stride(G::P), tables, &head, G::P);
