@@ -233,24 +233,17 @@ impl Gpu {
                 (f, cfg)
             }
         };
-        self.note_local_memory(&f);
-        let mut b = stream.launch_builder(&f);
-        b.arg(boards)
-            .arg(leaves)
-            .arg(stats)
-            .arg(&playouts_per_leaf)
-            .arg(&seed);
-        // SAFETY: go_{random,points_random,shared}_N and
-        // go_bits_{random,patterns}_N (const u8* boards, const GoLeaf*
-        // leaves, u32* stats, u32 playouts_per_leaf, u64 seed): boards holds
-        // at least leaf_count × N² bytes, leaves at least leaf_count ×
-        // GO_HEADER_WORDS (5) i32 (GoLeaf, flattened so), stats at
-        // least leaf_count × stats_stride(N²) u32 (the caller sizes them);
-        // the grid's y extent is leaf_count, so no block reads past them.
-        // All three buffers belong to `stream`'s slot and stay alive and
-        // untouched by the host until that stream is synchronised.
-        unsafe { b.launch(cfg) }?;
-        Ok(())
+        // Boards of N² bytes and headers of GO_HEADER_WORDS i32 per leaf.
+        self.launch_playouts(
+            stream,
+            &f,
+            cfg,
+            boards,
+            leaves,
+            stats,
+            playouts_per_leaf,
+            seed,
+        )
     }
 
     fn note_local_memory(&self, f: &CudaFunction) {
@@ -409,22 +402,53 @@ impl Gpu {
                     .unwrap_or(super::tuning::threads_per_sm(true, hex::cell_count(side))),
             )
         };
-        self.note_local_memory(&f);
-        let mut b = stream.launch_builder(&f);
+        // Boards of `cells` bytes and headers of 4 i32 per leaf. The
+        // packed kernels also need blockDim.x to be a multiple of 32 (warp
+        // ballots): both of their configs give that.
+        self.launch_playouts(
+            stream,
+            &f,
+            cfg,
+            boards,
+            leaves,
+            stats,
+            playouts_per_leaf,
+            seed,
+        )
+    }
+
+    /// Launches a playout kernel: every Go and Havannah playout kernel
+    /// takes `(const u8* boards, const Leaf* leaves, u32* stats, u32
+    /// playouts_per_leaf, u64 seed)` with grid y = leaf count.
+    #[allow(clippy::too_many_arguments)]
+    fn launch_playouts(
+        &self,
+        stream: &CudaStream,
+        f: &CudaFunction,
+        cfg: LaunchConfig,
+        boards: &CudaSlice<u8>,
+        leaves: &CudaSlice<i32>,
+        stats: &mut CudaSlice<u32>,
+        playouts_per_leaf: u32,
+        seed: u64,
+    ) -> Result<(), CudaError> {
+        self.note_local_memory(f);
+        let mut b = stream.launch_builder(f);
         b.arg(boards)
             .arg(leaves)
             .arg(stats)
             .arg(&playouts_per_leaf)
             .arg(&seed);
-        // SAFETY: hex_{random,plainfind,shared,packed,packedlocal}_S(const
-        // u8* boards, const HexLeaf* leaves, u32* stats, u32
-        // playouts_per_leaf, u64 seed): boards holds at least leaf_count ×
-        // cells bytes, leaves at least leaf_count × 4 i32, stats at least
-        // leaf_count × stats_stride(cells) u32; grid y = leaf_count. The
-        // buffers belong to `stream`'s slot and outlive the launch (the
-        // caller synchronises `stream` before reusing them). The packed
-        // kernels also need blockDim.x to be a multiple of 32 (warp
-        // ballots): both of their configs give that (PLAYOUT_BLOCK is 128).
+        // SAFETY: go_{random,points_random,shared}_N, go_bits_{random,
+        // patterns}_N and hex_{random,plainfind,shared,packed,packedlocal}_S
+        // all take (const u8* boards, const Leaf* leaves, u32* stats, u32
+        // playouts_per_leaf, u64 seed). The callers size the buffers for
+        // cfg.grid_dim.1 leaves: boards at least leaves × points bytes,
+        // leaves at least leaves × the game's header words (Go
+        // GO_HEADER_WORDS = 5, Havannah 4) i32, stats at least leaves ×
+        // stats_stride(points) u32; no block reads past its leaf. The
+        // buffers belong to `stream`'s slot and stay alive and untouched by
+        // the host until that stream is synchronised.
         unsafe { b.launch(cfg) }?;
         Ok(())
     }
