@@ -41,19 +41,14 @@ pub fn run(options: &BenchOptions) -> Result<(), String> {
         GameKind::Go => {
             let pos = go::Position::new(options.size, 7.0).map_err(|e| e.to_string())?;
             let policies = match options.policy {
-                Some(p) => vec![p],
-                None => vec![PolicyArg::Random, PolicyArg::Patterns],
+                Some(p) => vec![p.policy()],
+                None => GoPolicy::ALL.to_vec(),
             };
-            for policy in policies {
-                let go_policy = match policy {
-                    PolicyArg::Random => GoPolicy::Random,
-                    PolicyArg::Patterns => GoPolicy::Patterns,
-                };
+            for go_policy in policies {
                 let m = measure(&pos, options, |p, rng, rec, own| {
                     p.rollout_with(go_policy, rng, rec, own)
                 });
-                let name = format!("{policy:?}").to_lowercase();
-                print_playouts("go", options, &name, &m);
+                print_playouts("go", options, go_policy.name(), &m);
             }
             if options.search {
                 search_bench("go", &pos, options);

@@ -159,8 +159,8 @@ pub struct BenchArgs {
     /// before evaluating (0: the empty board).
     #[arg(long, default_value_t = 0)]
     pub moves: usize,
-    /// Go playout policy: random (light) or patterns (captures, atari,
-    /// 3x3 patterns). Default: both, one line each.
+    /// Go playout policy: random (light), patterns (captures, atari, 3x3
+    /// patterns), or the weighted 3x3 and m2. Default: all, one line each.
     #[arg(long, value_enum)]
     pub policy: Option<PolicyArg>,
     /// Random seed.
@@ -178,6 +178,21 @@ pub enum GameArg {
 pub enum PolicyArg {
     Random,
     Patterns,
+    #[value(name = "3x3")]
+    Weighted3x3,
+    M2,
+}
+
+impl PolicyArg {
+    pub fn policy(self) -> crate::sim::go_rollout::GoPolicy {
+        use crate::sim::go_rollout::GoPolicy;
+        match self {
+            PolicyArg::Random => GoPolicy::Random,
+            PolicyArg::Patterns => GoPolicy::Patterns,
+            PolicyArg::Weighted3x3 => GoPolicy::Weighted3x3,
+            PolicyArg::M2 => GoPolicy::M2,
+        }
+    }
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -375,6 +390,14 @@ mod tests {
         assert_eq!(cli.gpu_policy.policy(), GoPolicy::Patterns);
         let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "random"]).unwrap();
         assert_eq!(cli.gpu_policy.policy(), GoPolicy::Random);
+        let cli = Cli::try_parse_from(["warpstone", "bench", "--policy", "3x3"]).unwrap();
+        let Some(Command::Bench(args)) = cli.command else {
+            panic!("not bench")
+        };
+        assert_eq!(
+            args.policy.map(PolicyArg::policy),
+            Some(GoPolicy::Weighted3x3)
+        );
         assert!(Cli::try_parse_from(["warpstone", "--gpu-policy", "heavy"]).is_err());
     }
 

@@ -4,7 +4,10 @@
 //! first (MoGo / michi style): capture an opponent chain in atari or save
 //! an own one, else play a move matching a 3x3 shape; failing that, and
 //! always under [`GoPolicy::Random`], it plays uniformly at random among
-//! legal moves that do not fill a one-point eye of the mover. Playouts
+//! legal moves that do not fill a one-point eye of the mover. The
+//! [`GoPolicy::Weighted3x3`] and [`GoPolicy::M2`] policies (paper 004's
+//! "3x3" and "M2") instead draw every move with probability proportional
+//! to a small integer weight per point (see `weights.rs`). Playouts
 //! respect simple ko, ignore superko, and stop after two consecutive passes
 //! or a move cap; the final board is scored Tromp-Taylor, which after a
 //! playout (nearly all empty points are one-point eyes) is accurate.
@@ -15,6 +18,7 @@ mod patterns;
 mod priors;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 pub(crate) use patterns::TABLE as PATTERN_TABLE;
 
@@ -46,6 +50,13 @@ pub enum GoPolicy {
     /// random moves that mostly avoid self-atari.
     #[default]
     Patterns,
+    /// Paper 004's "3x3": every allowed point drawn with a weight from its
+    /// eight neighbours (MoGo pattern, adjacent chains in atari, quiet
+    /// first-line points); see `weights.rs`.
+    Weighted3x3,
+    /// Paper 004's "M2": the 3x3 weight, doubled when a stone lies within
+    /// Manhattan distance 2.
+    M2,
 }
 
 impl GoPolicy {
@@ -54,8 +65,18 @@ impl GoPolicy {
         match self {
             GoPolicy::Random => "random",
             GoPolicy::Patterns => "patterns",
+            GoPolicy::Weighted3x3 => "3x3",
+            GoPolicy::M2 => "m2",
         }
     }
+
+    /// Every policy, in the order reports list them.
+    pub const ALL: [GoPolicy; 4] = [
+        GoPolicy::Random,
+        GoPolicy::Patterns,
+        GoPolicy::Weighted3x3,
+        GoPolicy::M2,
+    ];
 }
 
 impl Rollout for Position {
@@ -87,10 +108,7 @@ impl Position {
         ownership: &mut [i8],
     ) -> PlayoutResult {
         let mut playout = Playout::new(self);
-        match policy {
-            GoPolicy::Random => playout.run::<false>(rng),
-            GoPolicy::Patterns => playout.run::<true>(rng),
-        }
+        playout.run_policy(policy, rng);
         playout.finish(self.komi(), record, ownership)
     }
 }
@@ -99,10 +117,7 @@ impl Position {
 /// benchmarks reporting playout length.
 pub fn playout_length(pos: &Position, policy: GoPolicy, rng: &mut FastRng) -> usize {
     let mut playout = Playout::new(pos);
-    match policy {
-        GoPolicy::Random => playout.run::<false>(rng),
-        GoPolicy::Patterns => playout.run::<true>(rng),
-    }
+    playout.run_policy(policy, rng);
     playout.moves
 }
 
@@ -134,19 +149,33 @@ impl Playout {
         }
     }
 
-    /// Plays until two consecutive passes or the move cap.
-    fn run<const PATTERNS: bool>(&mut self, rng: &mut FastRng) {
+    fn run_policy(&mut self, policy: GoPolicy, rng: &mut FastRng) {
+        match policy {
+            GoPolicy::Random => self.run(rng, |pl, rng| pl.random_move::<false>(rng)),
+            GoPolicy::Patterns => self.run(rng, |pl, rng| {
+                let mut choice = None;
+                if pl.last != 0 {
+                    choice = pl.tactical_move(rng);
+                }
+                choice.or_else(|| pl.random_move::<true>(rng))
+            }),
+            GoPolicy::Weighted3x3 => self.run(rng, |pl, rng| pl.weighted_move(rng, false)),
+            GoPolicy::M2 => self.run(rng, |pl, rng| pl.weighted_move(rng, true)),
+        }
+    }
+
+    /// Plays `choose`'s moves (`None`: pass) until two consecutive passes
+    /// or the move cap.
+    #[inline(always)]
+    fn run(
+        &mut self,
+        rng: &mut FastRng,
+        mut choose: impl FnMut(&mut Playout, &mut FastRng) -> Option<usize>,
+    ) {
         let size = self.board.size();
         let cap = MOVE_CAP_PER_POINT * size * size;
         while self.passes < 2 && self.moves < cap {
-            let mut choice = None;
-            if PATTERNS && self.last != 0 {
-                choice = self.tactical_move(rng);
-            }
-            if choice.is_none() {
-                choice = self.random_move::<PATTERNS>(rng);
-            }
-            match choice {
+            match choose(self, rng) {
                 Some(p) => {
                     self.board.play(self.to_move, p);
                     if self.first[p] == 0 {

@@ -366,15 +366,15 @@ pub fn fill_cpu_cache_for<Go, Hex, FGo, FHex>(
 }
 
 /// The Go policies some kernel plays, each checked against its CPU twin.
-const GO_POLICIES: [GoPolicy; 2] = [GoPolicy::Random, GoPolicy::Patterns];
+const GO_POLICIES: [GoPolicy; 4] = GoPolicy::ALL;
 
 /// The cache name of a Go reference: the light policy keeps the name it
 /// had before there was a second policy, so old cache files stay valid;
-/// the pattern policy's counts must never be read as the light one's.
+/// the other policies' counts must never be read as the light one's.
 fn go_reference_name(rules: &str, size: usize, policy: GoPolicy) -> String {
     match policy {
         GoPolicy::Random => format!("{rules}-go{size}"),
-        GoPolicy::Patterns => format!("{rules}-go{size}-patterns"),
+        other => format!("{rules}-go{size}-{}", other.name()),
     }
 }
 

@@ -98,6 +98,10 @@ impl GoKernel {
         match policy {
             GoPolicy::Random => GoKernel::Bitboard,
             GoPolicy::Patterns => GoKernel::BitboardPatterns,
+            // `--gpu-policy` does not offer them yet.
+            GoPolicy::Weighted3x3 | GoPolicy::M2 => {
+                unreachable!("no GPU kernel plays {policy:?} yet")
+            }
         }
     }
 

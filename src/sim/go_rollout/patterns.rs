@@ -40,14 +40,19 @@ pub(crate) static TABLE: [u64; 1024] = build_table();
 /// packs the eight surrounding cells, two bits each.
 #[inline]
 pub fn matches(board: &Board, p: usize) -> bool {
-    let code = neighbourhood(board, p);
+    code_matches(code(board, p))
+}
+
+/// Whether the neighbourhood `code` (see [`code`]) matches a pattern.
+#[inline]
+pub fn code_matches(code: usize) -> bool {
     TABLE[code >> 6] >> (code & 63) & 1 != 0
 }
 
 /// The eight cells around `p`, row by row from the top-left, two bits each
-/// (the centre is skipped).
+/// (the centre is skipped; cell `i` at bits `2i`, `2i + 1`).
 #[inline]
-fn neighbourhood(board: &Board, p: usize) -> usize {
+pub fn code(board: &Board, p: usize) -> usize {
     let s = board.stride();
     let cells = [
         p + s - 1,
