@@ -24,18 +24,15 @@
 // there and NOTES.md): a step starts a move (atari pick, pattern set, the
 // first draw) or makes one more draw after a rejection.
 //
-// Needs common.cuh, go.cu (GoLeaf) and go_bits.cu before it.
+// Needs common.cuh, go_weights.cu (the pattern table), go.cu (GoLeaf) and
+// go_bits.cu before it.
 
 #define GBP_PROB_ATARI_MOVE 0.9f
 #define GBP_PROB_PATTERN_MOVE 0.95f
 #define GBP_PROB_REJECT_SELF_ATARI 0.9f
 
-// patterns.rs's table: bit `code` is set when the 3x3 neighbourhood `code`
-// (eight cells, two bits each, see `gbp_pattern_moves`) matches. Filled by
-// the host when it loads the module (device.rs, `Gpu::new`). Global rather
-// than __constant__ memory: the lanes of a warp look up different words,
-// which constant memory serialises; the read-only cache does not.
-__device__ u64 go_pattern_table[1024];
+// The pattern table, `go_pattern_table`, is defined in go_weights.cu
+// (first in the translation unit), which the weighted policies share.
 
 // Grows the chain `s` of `color` until it has two liberties in `empty`
 // (returns 2; `s` may be part of the chain) or stops growing (returns its

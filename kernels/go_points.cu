@@ -11,12 +11,25 @@
 // string has no liberty the move was suicide: restore the string ids,
 // exclude the point and choose again.
 //
-// Same policy and rules as go.cu (the CPU `Random` policy): weight 0 for
-// occupied points, the simple-ko point and the mover's one-point eyes;
-// pass when nothing is left; two passes or 3 * N * N moves end the game;
-// Tromp-Taylor scoring, here by iterated region flooding.
+// Policies: `random` as go.cu (the CPU `Random` policy): weight 1, or 0
+// for occupied points, the simple-ko point and the mover's one-point eyes;
+// `3x3` and `m2` (the CPU's `Weighted3x3` and `M2`): the weights of
+// go_weights.cu, each thread computing its point's from the colours, the
+// string ids and a per-string liberty span (`pt_atari`: a string is in
+// atari when its lowest and highest liberty are the same point). The draw
+// takes the point whose prefix-sum interval holds the random number, in
+// point order as the CPU does, so a GPU playout and a CPU one from the same
+// random stream are the same game. Pass when nothing is left; two passes
+// or 3 * N * N moves end the game; Tromp-Taylor scoring, here by iterated
+// region flooding.
 //
-// Needs common.cuh, and go.cu before it (GoLeaf, GO_* constants).
+// Needs common.cuh, go_weights.cu (weights) and go.cu (GoLeaf, GO_*
+// constants) before it.
+
+// Which policy a point kernel plays.
+#define PT_RANDOM 0
+#define PT_3X3 1
+#define PT_M2 2
 
 template <int N>
 struct PointBoard {
@@ -279,7 +292,79 @@ __device__ bool pt_random_move(PointBoard<N>& b, u8 c, Rng& rng) {
     }
 }
 
+// Per-string liberty span, by string id: lowest and highest liberty point
+// (a string is in atari when they are equal).
 template <int N>
+struct PtAtari {
+    u32 lo[N * N];
+    u32 hi[N * N];
+};
+
+// Fills `a` from the current board. All threads call it.
+template <int N>
+__device__ void pt_atari(const PointBoard<N>& b, PtAtari<N>& a) {
+    const int P = N * N;
+    int t = threadIdx.x;
+    if (t < P) {
+        a.lo[t] = 0xFFFFFFFFu;
+        a.hi[t] = 0;
+    }
+    __syncthreads();
+    if (t < P && b.color[t] == GO_EMPTY) {
+        for (int d = 0; d < 4; ++d) {
+            int q = pt_nb<N>(t, d);
+            if (q >= 0 && b.color[q] != GO_EMPTY) {
+                atomicMin(&a.lo[b.sid[q]], (u32)t);
+                atomicMax(&a.hi[b.sid[q]], (u32)t);
+            }
+        }
+    }
+    __syncthreads();
+}
+
+// The weight of point t for mover c under 3x3 (M2 false) or M2; 0 beyond
+// the board.
+template <int N, bool M2>
+__device__ u32 pt_weight(const PointBoard<N>& b, const PtAtari<N>& a, int t, u8 c) {
+    if (t >= N * N || b.color[t] != GO_EMPTY || t == b.ko || pt_is_eye<N>(b, t, c)) return 0;
+    bool capture = false, save = false;
+    for (int d = 0; d < 4; ++d) {
+        int q = pt_nb<N>(t, d);
+        if (q < 0 || b.color[q] == GO_EMPTY) continue;
+        const int s = b.sid[q];
+        if (a.lo[s] == a.hi[s]) {
+            if (b.color[q] == c) save = true;
+            else capture = true;
+        }
+    }
+    const int r = t / N, col = t % N;
+    auto at = [&](int rr, int cc) { return b.color[rr * N + cc]; };
+    const bool far = M2 && gw_far_stone<N>(r, col, at);
+    return gw_weight(gw_code<N>(r, col, at), capture, save, far, M2);
+}
+
+// Chooses and plays one 3x3 or M2 move for c; returns false for pass.
+template <int N, bool M2>
+__device__ bool pt_weighted_move(PointBoard<N>& b, u8 c, Rng& rng) {
+    __shared__ PtAtari<N> atari;
+    int t = threadIdx.x;
+    pt_atari<N>(b, atari);
+    u32 w = pt_weight<N, M2>(b, atari, t, c);
+    for (;;) {
+        u32 total;
+        u32 before = pt_scan<N>(b, w, &total);
+        if (total == 0) return false;
+        // As pt_random_move: the same number in every thread.
+        u32 r = rng.below(total);
+        if (r - before < w) b.chosen = t;  // before <= r < before + w
+        __syncthreads();
+        if (pt_play<N>(b, c)) return true;
+        if (t == b.chosen) w = 0;
+        __syncthreads();
+    }
+}
+
+template <int N, int POLICY>
 __device__ void go_point_playouts(const u8* __restrict__ boards, const GoLeaf* __restrict__ leaves,
                                   u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
     const int P = N * N;
@@ -296,7 +381,9 @@ __device__ void go_point_playouts(const u8* __restrict__ boards, const GoLeaf* _
         u8 c = (u8)info.to_move;
         int passes = info.passes;
         for (int moves = 0; moves < 3 * P && passes < 2; ++moves) {
-            if (pt_random_move<N>(b, c, rng)) {
+            const bool played = POLICY == PT_RANDOM ? pt_random_move<N>(b, c, rng)
+                                                    : pt_weighted_move<N, POLICY == PT_M2>(b, c, rng);
+            if (played) {
                 passes = 0;
                 if (t == 0 && b.first[b.chosen] == 0) b.first[b.chosen] = c;
             } else {
@@ -377,7 +464,15 @@ __device__ void go_point_replay(const u16* __restrict__ moves, u32 max_moves, u3
 #define GO_POINT_ENTRY(N)                                                                        \
     extern "C" __global__ void __launch_bounds__(PointBoard<N>::T) go_points_random_##N(          \
         const u8* boards, const GoLeaf* leaves, u32* stats, u32 playouts_per_leaf, u64 seed) {    \
-        go_point_playouts<N>(boards, leaves, stats, playouts_per_leaf, seed);                     \
+        go_point_playouts<N, PT_RANDOM>(boards, leaves, stats, playouts_per_leaf, seed);          \
+    }                                                                                             \
+    extern "C" __global__ void __launch_bounds__(PointBoard<N>::T) go_points_3x3_##N(             \
+        const u8* boards, const GoLeaf* leaves, u32* stats, u32 playouts_per_leaf, u64 seed) {    \
+        go_point_playouts<N, PT_3X3>(boards, leaves, stats, playouts_per_leaf, seed);             \
+    }                                                                                             \
+    extern "C" __global__ void __launch_bounds__(PointBoard<N>::T) go_points_m2_##N(              \
+        const u8* boards, const GoLeaf* leaves, u32* stats, u32 playouts_per_leaf, u64 seed) {    \
+        go_point_playouts<N, PT_M2>(boards, leaves, stats, playouts_per_leaf, seed);              \
     }                                                                                             \
     extern "C" __global__ void __launch_bounds__(PointBoard<N>::T) go_points_replay_##N(          \
         const u16* moves, u32 max_moves, u32 sequences, u8* boards_out, i32* result) {            \

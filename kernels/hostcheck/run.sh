@@ -27,10 +27,11 @@ cat "$here/../common.cuh" "$here/../go.cu" "$here/../go_bits.cu" |
     grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(' >"$out/go_src.inc"
 g++ -std=c++17 -O2 -w -I"$out" -I"$here" "$here/go_exact.cpp" -o "$out/go_exact"
 "$out/go_exact" "${4:-2000}"
-# The Go pattern kernel: common.cuh, go.cu, go_bits.cu, go_bits_patterns.cu
-# as NVRTC sees them, minus the entry points; the CPU side's reference data
-# written by src/sim/go_rollout/hostcheck.rs.
-cat "$here/../common.cuh" "$here/../go.cu" "$here/../go_bits.cu" "$here/../go_bits_patterns.cu" |
+# The Go pattern kernel: common.cuh, go_weights.cu (the pattern table),
+# go.cu, go_bits.cu, go_bits_patterns.cu as NVRTC sees them, minus the entry
+# points; the CPU side's reference data written by
+# src/sim/go_rollout/hostcheck.rs.
+cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bits.cu" "$here/../go_bits_patterns.cu" |
     grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(\|^GO_BITS_PATTERNS_ENTRY(' |
     sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_patterns_src.inc"
 g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/go_patterns.cpp" -o "$out/go_patterns"

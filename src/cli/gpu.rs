@@ -47,6 +47,13 @@ pub enum GpuPolicyArg {
     /// The CPU's default policy: captures, atari escapes and 3x3 patterns
     /// around the last move, self-atari mostly avoided.
     Patterns,
+    /// Paper 004's "3x3": moves drawn in proportion to a weight per point
+    /// from its 3x3 neighbourhood (point-per-thread kernel).
+    #[value(name = "3x3")]
+    Weighted3x3,
+    /// Paper 004's "M2": the 3x3 weight, doubled near stones (Manhattan
+    /// distance 2); point-per-thread kernel.
+    M2,
 }
 
 impl GpuPolicyArg {
@@ -54,6 +61,8 @@ impl GpuPolicyArg {
         match self {
             GpuPolicyArg::Random => GoPolicy::Random,
             GpuPolicyArg::Patterns => GoPolicy::Patterns,
+            GpuPolicyArg::Weighted3x3 => GoPolicy::Weighted3x3,
+            GpuPolicyArg::M2 => GoPolicy::M2,
         }
     }
 }

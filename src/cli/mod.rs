@@ -86,7 +86,8 @@ pub struct Cli {
     pub backend: BackendArg,
 
     /// Go playout policy of the GPU kernels: the CPU's default Patterns
-    /// policy, or light uniform random playouts (faster, weaker).
+    /// policy, light uniform random playouts (faster, weaker), or paper
+    /// 004's weighted 3x3 and m2 policies (point-per-thread kernel).
     #[arg(long, value_enum, default_value_t = GpuPolicyArg::Patterns, global = true)]
     pub gpu_policy: GpuPolicyArg,
 
@@ -390,6 +391,10 @@ mod tests {
         assert_eq!(cli.gpu_policy.policy(), GoPolicy::Patterns);
         let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "random"]).unwrap();
         assert_eq!(cli.gpu_policy.policy(), GoPolicy::Random);
+        let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "3x3"]).unwrap();
+        assert_eq!(cli.gpu_policy.policy(), GoPolicy::Weighted3x3);
+        let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "m2"]).unwrap();
+        assert_eq!(cli.gpu_policy.policy(), GoPolicy::M2);
         let cli = Cli::try_parse_from(["warpstone", "bench", "--policy", "3x3"]).unwrap();
         let Some(Command::Bench(args)) = cli.command else {
             panic!("not bench")

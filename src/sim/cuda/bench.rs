@@ -79,7 +79,7 @@ pub fn bench(
         // The point kernel's occupancy follows from its block size alone.
         let block = ((size * size) as u32).div_ceil(32) * 32;
         let fixed = [None];
-        let sweep = if kernel == GoKernel::PointPerThread {
+        let sweep = if kernel.is_point_per_thread() {
             &fixed[..]
         } else {
             &occupancies[..]
@@ -89,7 +89,9 @@ pub fn bench(
             let rate = time(&go, &pos, playouts_per_leaf, repeats)?;
             lines.push(BenchLine {
                 threads_per_sm: match kernel {
-                    GoKernel::PointPerThread => block * (2048 / block).min(32),
+                    GoKernel::PointPerThread
+                    | GoKernel::PointPerThread3x3
+                    | GoKernel::PointPerThreadM2 => block * (2048 / block).min(32),
                     // As many boards as fit in shared memory (0: not swept).
                     GoKernel::PlayoutPerThreadShared => 0,
                     // Sized by the occupancy calculator (0: not swept).

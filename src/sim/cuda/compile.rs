@@ -9,6 +9,7 @@ use super::CudaError;
 use cudarc::nvrtc::{CompileError, CompileOptions, Ptx};
 
 const COMMON: &str = include_str!("../../../kernels/common.cuh");
+const GO_WEIGHTS: &str = include_str!("../../../kernels/go_weights.cu");
 const GO: &str = include_str!("../../../kernels/go.cu");
 const GO_POINTS: &str = include_str!("../../../kernels/go_points.cu");
 const GO_BITS: &str = include_str!("../../../kernels/go_bits.cu");
@@ -28,7 +29,7 @@ impl Source {
 
     pub fn name(self) -> &'static str {
         match self {
-            Source::Go => "go.cu+go_points.cu+go_bits.cu+go_bits_patterns.cu",
+            Source::Go => "go_weights.cu+go.cu+go_points.cu+go_bits.cu+go_bits_patterns.cu",
             Source::Havannah => "havannah.cu+havannah_packed.cu",
         }
     }
@@ -44,10 +45,12 @@ impl Source {
     /// The full translation unit handed to NVRTC.
     pub fn text(self) -> String {
         match self {
-            // All Go kernels share go.cu's leaf header and constants; the
-            // pattern kernel builds on go_bits.cu's board.
+            // All Go kernels share go.cu's leaf header and constants and
+            // go_weights.cu's move weights and pattern table; the pattern
+            // kernel builds on go_bits.cu's board.
             Source::Go => format!(
-                "{COMMON}\n#line 1 \"go.cu\"\n{GO}\n#line 1 \"go_points.cu\"\n{GO_POINTS}\n\
+                "{COMMON}\n#line 1 \"go_weights.cu\"\n{GO_WEIGHTS}\n\
+                 #line 1 \"go.cu\"\n{GO}\n#line 1 \"go_points.cu\"\n{GO_POINTS}\n\
                  #line 1 \"go_bits.cu\"\n{GO_BITS}\n\
                  #line 1 \"go_bits_patterns.cu\"\n{GO_BITS_PATTERNS}"
             ),

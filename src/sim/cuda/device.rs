@@ -128,7 +128,7 @@ impl Gpu {
         let table = &crate::sim::go_rollout::PATTERN_TABLE;
         let mut symbol = go.get_global("go_pattern_table", &stream)?;
         // SAFETY: the symbol is `__device__ u64 go_pattern_table[1024]`
-        // (go_bits_patterns.cu); the view has exactly that length.
+        // (go_weights.cu); the view has exactly that length.
         let mut words = unsafe { symbol.transmute_mut::<u64>(table.len()) }
             .ok_or_else(|| CudaError::Driver("go_pattern_table has the wrong size".into()))?;
         stream.memcpy_htod(table, &mut words)?;
@@ -207,6 +207,17 @@ impl Gpu {
                 self.go_function("points_random", size)?,
                 point_config(leaf_count, playouts_per_leaf, sms, size),
             ),
+            GoKernel::PointPerThread3x3 | GoKernel::PointPerThreadM2 => {
+                let name = if kernel == GoKernel::PointPerThread3x3 {
+                    "points_3x3"
+                } else {
+                    "points_m2"
+                };
+                (
+                    self.go_function(name, size)?,
+                    point_config(leaf_count, playouts_per_leaf, sms, size),
+                )
+            }
             GoKernel::Bitboard | GoKernel::BitboardPatterns => {
                 let name = if kernel == GoKernel::Bitboard {
                     "random"
@@ -439,7 +450,7 @@ impl Gpu {
             .arg(stats)
             .arg(&playouts_per_leaf)
             .arg(&seed);
-        // SAFETY: go_{random,points_random,shared}_N, go_bits_{random,
+        // SAFETY: go_{random,points_random,points_3x3,points_m2,shared}_N, go_bits_{random,
         // patterns}_N and hex_{random,plainfind,shared,packed,packedlocal}_S
         // all take (const u8* boards, const Leaf* leaves, u32* stats, u32
         // playouts_per_leaf, u64 seed). The callers size the buffers for
@@ -467,7 +478,9 @@ impl Gpu {
             GoKernel::PlayoutPerThread | GoKernel::PlayoutPerThreadShared => {
                 self.go_function("replay", size)?
             }
-            GoKernel::PointPerThread => self.go_function("points_replay", size)?,
+            GoKernel::PointPerThread | GoKernel::PointPerThread3x3 | GoKernel::PointPerThreadM2 => {
+                self.go_function("points_replay", size)?
+            }
             GoKernel::Bitboard | GoKernel::BitboardPatterns => {
                 self.go_bits_function("replay", size)?
             }
@@ -492,11 +505,13 @@ impl Gpu {
             | GoKernel::PlayoutPerThreadShared
             | GoKernel::Bitboard
             | GoKernel::BitboardPatterns => replay_config(seqs),
-            GoKernel::PointPerThread => LaunchConfig {
-                grid_dim: (seqs.max(1), 1, 1),
-                block_dim: (point_block(size), 1, 1),
-                shared_mem_bytes: 0,
-            },
+            GoKernel::PointPerThread | GoKernel::PointPerThread3x3 | GoKernel::PointPerThreadM2 => {
+                LaunchConfig {
+                    grid_dim: (seqs.max(1), 1, 1),
+                    block_dim: (point_block(size), 1, 1),
+                    shared_mem_bytes: 0,
+                }
+            }
         };
         unsafe { b.launch(cfg) }?;
         Ok((

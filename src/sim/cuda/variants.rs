@@ -82,27 +82,41 @@ pub enum GoKernel {
     /// The bitboard kernel playing the CPU's `Patterns` policy
     /// (`go_bits_patterns.cu`) instead of light playouts.
     BitboardPatterns,
+    /// (a) playing the CPU's `Weighted3x3` policy (paper 004's "3x3"):
+    /// each thread weighs its point (`go_weights.cu`).
+    PointPerThread3x3,
+    /// (a) playing the CPU's `M2` policy (paper 004's "M2").
+    PointPerThreadM2,
 }
 
 impl GoKernel {
-    pub const ALL: [GoKernel; 5] = [
+    pub const ALL: [GoKernel; 7] = [
         GoKernel::PlayoutPerThread,
         GoKernel::PointPerThread,
         GoKernel::PlayoutPerThreadShared,
         GoKernel::Bitboard,
         GoKernel::BitboardPatterns,
+        GoKernel::PointPerThread3x3,
+        GoKernel::PointPerThreadM2,
     ];
 
-    /// The kernel that plays `policy` fastest (the bitboard kernels).
+    /// The kernel that plays `policy` fastest (the bitboard kernels; the
+    /// weighted policies have only the point-per-thread kernel).
     pub fn for_policy(policy: GoPolicy) -> GoKernel {
         match policy {
             GoPolicy::Random => GoKernel::Bitboard,
             GoPolicy::Patterns => GoKernel::BitboardPatterns,
-            // `--gpu-policy` does not offer them yet.
-            GoPolicy::Weighted3x3 | GoPolicy::M2 => {
-                unreachable!("no GPU kernel plays {policy:?} yet")
-            }
+            GoPolicy::Weighted3x3 => GoKernel::PointPerThread3x3,
+            GoPolicy::M2 => GoKernel::PointPerThreadM2,
         }
+    }
+
+    /// One board per block, one thread per point (layout (a)).
+    pub fn is_point_per_thread(self) -> bool {
+        matches!(
+            self,
+            GoKernel::PointPerThread | GoKernel::PointPerThread3x3 | GoKernel::PointPerThreadM2
+        )
     }
 
     /// The CPU policy whose playouts this kernel plays (what `check-gpu`
@@ -110,6 +124,8 @@ impl GoKernel {
     pub fn policy(self) -> GoPolicy {
         match self {
             GoKernel::BitboardPatterns => GoPolicy::Patterns,
+            GoKernel::PointPerThread3x3 => GoPolicy::Weighted3x3,
+            GoKernel::PointPerThreadM2 => GoPolicy::M2,
             _ => GoPolicy::Random,
         }
     }
@@ -123,10 +139,31 @@ impl GoKernel {
     pub fn name(self) -> &'static str {
         match self {
             GoKernel::PlayoutPerThread => "playout-per-thread",
-            GoKernel::PointPerThread => "point-per-thread",
+            // The same board; `policy` tells them apart.
+            GoKernel::PointPerThread | GoKernel::PointPerThread3x3 | GoKernel::PointPerThreadM2 => {
+                "point-per-thread"
+            }
             GoKernel::PlayoutPerThreadShared => "playout-per-thread/shared",
             // The same board; `policy` tells the two apart.
             GoKernel::Bitboard | GoKernel::BitboardPatterns => "playout-per-thread/bitboard",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_go_policy_has_a_kernel_that_plays_it() {
+        for policy in GoPolicy::ALL {
+            assert_eq!(GoKernel::for_policy(policy).policy(), policy);
+        }
+        for kernel in GoKernel::ALL {
+            assert_eq!(
+                kernel.is_point_per_thread(),
+                kernel.name() == "point-per-thread"
+            );
         }
     }
 }

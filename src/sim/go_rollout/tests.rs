@@ -524,3 +524,25 @@ fn weighted_policies_capture_more_than_random() {
         assert!(weighted > 0.1 && weighted > 4.0 * random, "{weighted}");
     }
 }
+
+#[test]
+fn kernel_weights_match_the_cpu_constants() {
+    let source = include_str!("../../../kernels/go_weights.cu");
+    let define = |name: &str| -> u32 {
+        let line = source
+            .lines()
+            .find(|l| l.starts_with(&format!("#define {name} ")))
+            .unwrap_or_else(|| panic!("no #define {name} in go_weights.cu"));
+        line.split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    assert_eq!(define("GW_BASE"), weights::W_BASE);
+    assert_eq!(define("GW_EDGE_QUIET"), weights::W_EDGE_QUIET);
+    assert_eq!(define("GW_PATTERN"), weights::W_PATTERN);
+    assert_eq!(define("GW_CAPTURE"), weights::W_CAPTURE);
+    assert_eq!(define("GW_SAVE"), weights::W_SAVE);
+    assert_eq!(define("GW_M2_NEAR"), weights::M2_NEAR);
+    // The largest weight times 361 points must fit a u32 sum.
+    let max = weights::M2_NEAR
+        * (weights::W_BASE + weights::W_PATTERN + weights::W_CAPTURE + weights::W_SAVE);
+    assert!(max as u64 * 361 < 1 << 31);
+}
