@@ -7,7 +7,12 @@
 #   go_patterns  the Go pattern kernel's helpers against the CPU board on
 #              1,180 positions, and the kernel emulated block-wide against
 #              the CPU Patterns policy (reference data from `cargo test`)
-# Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [Go playouts] [go sequences]
+#   go_points  the point kernels' 3x3 and M2 weights against the CPU's on
+#              every point of 315 positions, and the kernels emulated
+#              block-wide (one fiber per thread) against the CPU policies:
+#              statistics equal to the CPU's from the same random streams,
+#              and within 4 standard errors of the CPU's from others
+# Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [Go playouts] [go sequences] [point playouts]
 # (run from the repository; the Go pattern check needs cargo)
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,11 +35,19 @@ g++ -std=c++17 -O2 -w -I"$out" -I"$here" "$here/go_exact.cpp" -o "$out/go_exact"
 # The Go pattern kernel: common.cuh, go_weights.cu (the pattern table),
 # go.cu, go_bits.cu, go_bits_patterns.cu as NVRTC sees them, minus the entry
 # points; the CPU side's reference data written by
-# src/sim/go_rollout/hostcheck.rs.
+# src/sim/go_rollout/hostcheck.rs (for go_points too: one cargo run).
 cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bits.cu" "$here/../go_bits_patterns.cu" |
     grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(\|^GO_BITS_PATTERNS_ENTRY(' |
     sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_patterns_src.inc"
 g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/go_patterns.cpp" -o "$out/go_patterns"
-mkdir -p "$out/go_patterns_data"
-(cd "$here/../.." && WARPSTONE_HOSTCHECK_DIR="$out/go_patterns_data" cargo test --release --lib -q write_gpu_hostcheck_data >/dev/null)
-"$out/go_patterns" "$out/go_patterns_data" "${3:-1024}"
+mkdir -p "$out/go_data"
+(cd "$here/../.." && WARPSTONE_HOSTCHECK_DIR="$out/go_data" WARPSTONE_HOSTCHECK_POINT_PLAYOUTS="${5:-400}" \
+    cargo test --release --lib -q write_gpu_hostcheck_data >/dev/null)
+"$out/go_patterns" "$out/go_data" "${3:-1024}"
+# The point-per-thread kernels' 3x3 and M2 policies: common.cuh,
+# go_weights.cu, go.cu, go_points.cu, emulated with fibers (fiber_shim.h).
+cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_points.cu" |
+    grep -v '^GO_ENTRY(\|^GO_POINT_ENTRY(' |
+    sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_points_src.inc"
+g++ -std=c++20 -O2 -w -I"$out" -I"$here" "$here/go_points.cpp" -o "$out/go_points"
+"$out/go_points" "$out/go_data"
