@@ -13,8 +13,14 @@
 // Policy `random` (light): uniform over empty points that are neither the
 // simple-ko point, nor a one-point eye of the mover (see `is_eye`), nor
 // suicide; pass when none is
-// left. Two consecutive passes end the game, as does the move cap of
-// 3 * N * N moves (passes included). Tromp-Taylor area scoring with komi.
+// left. Policies `3x3` and `m2` (go_weights.cu, the CPU's `Weighted3x3` and
+// `M2`): every point weighed each move (`go_weight`), one point drawn in
+// proportion, a suicide excluded and the draw repeated; the same draws as
+// the CPU's in the same point order. Two consecutive passes end the game,
+// as does the move cap of 3 * N * N moves (passes included). Tromp-Taylor
+// area scoring with komi.
+//
+// Needs common.cuh and go_weights.cu before it.
 
 #define GO_EMPTY 0
 #define GO_BLACK 1
@@ -306,6 +312,83 @@ __device__ int go_random_playout(GoBoard<N>& b, u8 to_move, int passes, Rng& rng
     return 0;
 }
 
+// The weight of padded cell p for mover c under 3x3 (M2 false) or M2
+// (go_weights.cu). A chain touching p is in atari exactly when all its
+// pseudo-liberties are adjacencies to p (p is one of its liberties).
+template <int N, bool M2>
+__device__ __forceinline__ u32 go_weight(const GoBoard<N>& b, int p, u8 c) {
+    const int S = GoBoard<N>::S;
+    if (b.color[p] != GO_EMPTY || p == b.ko || b.is_eye(p, c)) return 0;
+    const int nb[4] = {p - 1, p + 1, p - S, p + S};
+    bool capture = false, save = false;
+    for (int k = 0; k < 4; ++k) {
+        const u8 qc = b.color[nb[k]];
+        if (qc != GO_BLACK && qc != GO_WHITE) continue;
+        const int h = b.head[nb[k]];
+        int touching = 0;
+        for (int j = 0; j < 4; ++j) touching += b.color[nb[j]] == qc && b.head[nb[j]] == h;
+        if (b.libs[h] == touching) {
+            if (qc == c) save = true;
+            else capture = true;
+        }
+    }
+    // Border cells hold GO_BORDER = 3, the code's value for off the board.
+    const u32 code = (u32)b.color[p + S - 1] | (u32)b.color[p + S] << 2 | (u32)b.color[p + S + 1] << 4 |
+                     (u32)b.color[p - 1] << 6 | (u32)b.color[p + 1] << 8 | (u32)b.color[p - S - 1] << 10 |
+                     (u32)b.color[p - S] << 12 | (u32)b.color[p - S + 1] << 14;
+    bool far = false;
+    if (M2) {
+        const int m = GoBoard<N>::compact(p);
+        far = gw_far_stone<N>(m / N, m % N, [&](int r, int col) {
+            const u8 v = b.color[GoBoard<N>::padded(r * N + col)];
+            return v == GO_BLACK || v == GO_WHITE ? 1 : 0;
+        });
+    }
+    return gw_weight(code, capture, save, far, M2);
+}
+
+// One 3x3 (M2 false) or M2 playout from the loaded board, as
+// go_random_playout. `w` holds the points' weights (N * N bytes; the
+// largest weight is below 256).
+template <int N, bool M2>
+__device__ void go_weighted_playout(GoBoard<N>& b, u8 to_move, int passes, Rng& rng, u8* first, u8* w) {
+    const int P = N * N;
+    const int cap = 3 * P;
+    u8 c = to_move;
+    for (int moves = 0; moves < cap && passes < 2; ++moves) {
+        u32 total = 0;
+        for (int m = 0; m < P; ++m) {
+            w[m] = (u8)go_weight<N, M2>(b, GoBoard<N>::padded(m), c);
+            total += w[m];
+        }
+        int chosen = -1;
+        while (total > 0) {
+            // The first point whose running sum passes r, as the CPU.
+            const u32 r = rng.below(total);
+            int m = 0;
+            u32 sum = w[0];
+            while (sum <= r) sum += w[++m];
+            const int p = GoBoard<N>::padded(m);
+            if (b.not_suicide(p, c)) {
+                chosen = p;
+                break;
+            }
+            total -= w[m];
+            w[m] = 0;
+        }
+        if (chosen < 0) {
+            passes++;
+            b.ko = GO_NONE;
+        } else {
+            passes = 0;
+            int m = GoBoard<N>::compact(chosen);
+            if (first[m] == 0) first[m] = c;
+            b.play(chosen, c);
+        }
+        c ^= 3;
+    }
+}
+
 // Bytes of dynamic shared memory one thread of the SHARED flavour needs:
 // its board plus the first-play and owner tables, 16-byte aligned.
 template <int N>
@@ -314,8 +397,9 @@ __host__ __device__ constexpr u32 go_shared_bytes() {
 }
 
 // SHARED: each thread's board lives in dynamic shared memory (low latency,
-// fewer threads) instead of local memory (cached in L1/L2).
-template <int N, bool SHARED>
+// fewer threads) instead of local memory (cached in L1/L2). POLICY: a
+// GO_POLICY_* (the weighted ones only with SHARED false).
+template <int N, bool SHARED, int POLICY = GO_POLICY_RANDOM>
 __device__ void go_playouts(const u8* __restrict__ boards, const GoLeaf* __restrict__ leaves,
                             u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
     const int P = N * N;
@@ -331,6 +415,7 @@ __device__ void go_playouts(const u8* __restrict__ boards, const GoLeaf* __restr
         GoBoard<N> local_board;
         u8 local_first[SHARED ? 1 : P];
         signed char local_owner[SHARED ? 1 : P];
+        u8 weights[POLICY == GO_POLICY_RANDOM ? 1 : P];
         unsigned char* mine = dynamic_shared + threadIdx.x * go_shared_bytes<N>();
         GoBoard<N>& b = SHARED ? *reinterpret_cast<GoBoard<N>*>(mine) : local_board;
         u8* first = SHARED ? mine + sizeof(GoBoard<N>) : local_first;
@@ -339,7 +424,8 @@ __device__ void go_playouts(const u8* __restrict__ boards, const GoLeaf* __restr
         b.load(boards + (u64)leaf * P, info.ko);
         for (int m = 0; m < P; ++m) first[m] = 0;
         Rng rng(playout_seed(seed, leaf, k));
-        go_random_playout<N>(b, (u8)info.to_move, info.passes, rng, first);
+        if (POLICY == GO_POLICY_RANDOM) go_random_playout<N>(b, (u8)info.to_move, info.passes, rng, first);
+        else go_weighted_playout<N, POLICY == GO_POLICY_M2>(b, (u8)info.to_move, info.passes, rng, first, weights);
         int diff = b.score(owner);
         int score2 = 2 * diff - info.komi2;
         u32 bw = score2 > 0 ? 2 : (score2 == 0 ? 1 : 0);
@@ -398,6 +484,14 @@ __device__ void go_replay(const u16* __restrict__ moves, u32 max_moves, u32 sequ
     extern "C" __global__ void go_shared_##N(const u8* boards, const GoLeaf* leaves, u32* stats, \
                                              u32 playouts_per_leaf, u64 seed) {                 \
         go_playouts<N, true>(boards, leaves, stats, playouts_per_leaf, seed);                   \
+    }                                                                                           \
+    extern "C" __global__ void go_3x3_##N(const u8* boards, const GoLeaf* leaves, u32* stats,    \
+                                          u32 playouts_per_leaf, u64 seed) {                    \
+        go_playouts<N, false, GO_POLICY_3X3>(boards, leaves, stats, playouts_per_leaf, seed);   \
+    }                                                                                           \
+    extern "C" __global__ void go_m2_##N(const u8* boards, const GoLeaf* leaves, u32* stats,     \
+                                         u32 playouts_per_leaf, u64 seed) {                     \
+        go_playouts<N, false, GO_POLICY_M2>(boards, leaves, stats, playouts_per_leaf, seed);    \
     }                                                                                           \
     extern "C" __constant__ u32 go_shared_bytes_##N = go_shared_bytes<N>();                     \
     extern "C" __global__ void go_replay_##N(const u16* moves, u32 max_moves, u32 sequences,    \

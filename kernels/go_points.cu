@@ -26,11 +26,6 @@
 // Needs common.cuh, go_weights.cu (weights) and go.cu (GoLeaf, GO_*
 // constants) before it.
 
-// Which policy a point kernel plays.
-#define PT_RANDOM 0
-#define PT_3X3 1
-#define PT_M2 2
-
 template <int N>
 struct PointBoard {
     static const int P = N * N;
@@ -381,8 +376,9 @@ __device__ void go_point_playouts(const u8* __restrict__ boards, const GoLeaf* _
         u8 c = (u8)info.to_move;
         int passes = info.passes;
         for (int moves = 0; moves < 3 * P && passes < 2; ++moves) {
-            const bool played = POLICY == PT_RANDOM ? pt_random_move<N>(b, c, rng)
-                                                    : pt_weighted_move<N, POLICY == PT_M2>(b, c, rng);
+            const bool played = POLICY == GO_POLICY_RANDOM
+                                    ? pt_random_move<N>(b, c, rng)
+                                    : pt_weighted_move<N, POLICY == GO_POLICY_M2>(b, c, rng);
             if (played) {
                 passes = 0;
                 if (t == 0 && b.first[b.chosen] == 0) b.first[b.chosen] = c;
@@ -464,15 +460,15 @@ __device__ void go_point_replay(const u16* __restrict__ moves, u32 max_moves, u3
 #define GO_POINT_ENTRY(N)                                                                        \
     extern "C" __global__ void __launch_bounds__(PointBoard<N>::T) go_points_random_##N(          \
         const u8* boards, const GoLeaf* leaves, u32* stats, u32 playouts_per_leaf, u64 seed) {    \
-        go_point_playouts<N, PT_RANDOM>(boards, leaves, stats, playouts_per_leaf, seed);          \
+        go_point_playouts<N, GO_POLICY_RANDOM>(boards, leaves, stats, playouts_per_leaf, seed);          \
     }                                                                                             \
     extern "C" __global__ void __launch_bounds__(PointBoard<N>::T) go_points_3x3_##N(             \
         const u8* boards, const GoLeaf* leaves, u32* stats, u32 playouts_per_leaf, u64 seed) {    \
-        go_point_playouts<N, PT_3X3>(boards, leaves, stats, playouts_per_leaf, seed);             \
+        go_point_playouts<N, GO_POLICY_3X3>(boards, leaves, stats, playouts_per_leaf, seed);             \
     }                                                                                             \
     extern "C" __global__ void __launch_bounds__(PointBoard<N>::T) go_points_m2_##N(              \
         const u8* boards, const GoLeaf* leaves, u32* stats, u32 playouts_per_leaf, u64 seed) {    \
-        go_point_playouts<N, PT_M2>(boards, leaves, stats, playouts_per_leaf, seed);              \
+        go_point_playouts<N, GO_POLICY_M2>(boards, leaves, stats, playouts_per_leaf, seed);              \
     }                                                                                             \
     extern "C" __global__ void __launch_bounds__(PointBoard<N>::T) go_points_replay_##N(          \
         const u16* moves, u32 max_moves, u32 sequences, u8* boards_out, i32* result) {            \

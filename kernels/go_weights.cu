@@ -24,6 +24,15 @@
 #define GW_CAPTURE 24
 #define GW_SAVE 6
 #define GW_M2_NEAR 2
+// Board totals stay far below 2^31 (361 points); one weight fits a byte
+// (go.cu keeps them in u8).
+static_assert((GW_BASE + GW_PATTERN + GW_CAPTURE + GW_SAVE) * GW_M2_NEAR < 256, "weights fit a byte");
+
+// Which policy a kernel plays (template parameter of the Go playout
+// kernels that have more than one).
+#define GO_POLICY_RANDOM 0
+#define GO_POLICY_3X3 1
+#define GO_POLICY_M2 2
 
 // patterns.rs's table: bit `code` is set when the 3x3 neighbourhood `code`
 // matches (colour-symmetric, so raw colours serve either mover). Filled by

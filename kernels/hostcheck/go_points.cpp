@@ -1,17 +1,19 @@
-// CPU check of the point-per-thread kernels' 3x3 and M2 policies
-// (go_points.cu with go_weights.cu) against the CPU `Weighted3x3` and `M2`
-// policies, from reference data the Rust side writes
-// (src/sim/go_rollout/hostcheck.rs; run.sh runs both). The kernels run
-// block-wide, one fiber per CUDA thread (fiber_shim.h):
+// CPU check of the Go kernels' 3x3 and M2 policies (go_weights.cu; the
+// point-per-thread kernel (a), go_points.cu, and the one-playout-per-thread
+// kernel (b), go.cu) against the CPU `Weighted3x3` and `M2` policies, from
+// reference data the Rust side writes (src/sim/go_rollout/hostcheck.rs;
+// run.sh runs both). Kernel (a) runs block-wide, one fiber per CUDA thread
+// (fiber_shim.h); kernel (b) as one thread:
 //   weights  every point's weight under both policies (pt_load, pt_atari,
 //            pt_weight) equal to the CPU's, on positions of all sizes
 //            (atari, ko and suicide cases included);
-//   exact    go_point_playouts run with the CPU's seeds: the leaf's whole
-//            statistics block (score sum, wins, AMAF counts and wins,
-//            ownership) equal to the CPU's playouts from the same random
-//            streams (the same draws give the same game);
-//   stats    the same runs against CPU playouts from other seeds: Black
-//            win rate and mean score within 4 standard errors.
+//   exact    go_point_playouts (a) and go_playouts (b) run with the
+//            CPU's seeds: the leaf's whole statistics block (score sum,
+//            wins, AMAF counts and wins, ownership) equal to the CPU's
+//            playouts from the same random streams (the same draws give
+//            the same game);
+//   stats    kernel (a)'s runs against CPU playouts from other seeds:
+//            Black win rate and mean score within 4 standard errors.
 // Usage: go_points DATA_DIR
 #include "fiber_shim.h"
 #include "go_points_src.inc"
@@ -91,10 +93,37 @@ static std::vector<u32> run_kernel(const Header& h, int passes, int komi2, int p
     gridDim.x = gridDim.y = 1;
     blockIdx.x = blockIdx.y = 0;
     fiber::run_block(PointBoard<N>::T, [&] {
-        if (policy == PT_M2) go_point_playouts<N, PT_M2>(board.data(), &leaf, stats.data(), n, seed);
-        else go_point_playouts<N, PT_3X3>(board.data(), &leaf, stats.data(), n, seed);
+        if (policy == GO_POLICY_M2) go_point_playouts<N, GO_POLICY_M2>(board.data(), &leaf, stats.data(), n, seed);
+        else go_point_playouts<N, GO_POLICY_3X3>(board.data(), &leaf, stats.data(), n, seed);
     });
     return stats;
+}
+
+// Kernel (b)'s statistics block: one thread plays the `n` playouts.
+template <int N>
+static std::vector<u32> run_kernel_b(const Header& h, int passes, int komi2, int policy, u32 n, u64 seed) {
+    const std::vector<u8> board = colors_of(h);
+    GoLeaf leaf = {h.to_move, h.ko, passes, komi2, h.last};
+    std::vector<u32> stats(stats_stride(N * N), 0);
+    blockDim.x = 1;
+    gridDim.x = gridDim.y = 1;
+    blockIdx.x = blockIdx.y = 0;
+    fiber::run_block(1, [&] {
+        if (policy == GO_POLICY_M2) go_playouts<N, false, GO_POLICY_M2>(board.data(), &leaf, stats.data(), n, seed);
+        else go_playouts<N, false, GO_POLICY_3X3>(board.data(), &leaf, stats.data(), n, seed);
+    });
+    return stats;
+}
+
+// Whether a kernel's statistics block is the CPU's: score sum, playouts,
+// wins and the tables (ownership sums signed).
+static bool same_block(const std::vector<u32>& g, long long sum, long long wins, u32 n, const std::vector<long long>& want,
+                       int P) {
+    const long long score2 = (long long)((u64)g[0] | (u64)g[1] << 32);
+    bool same = score2 == sum && g[2] == n && (long long)g[3] == wins && want.size() == (size_t)(5 * P);
+    for (int i = 0; same && i < 5 * P; ++i)
+        same = (i < 4 * P ? (long long)g[4 + i] : (long long)(i32)g[4 + i]) == want[i];
+    return same;
 }
 
 // `policy S header passes komi2 cpu_playouts wins2 score2_sum
@@ -109,22 +138,31 @@ static void playouts_line(std::istream& in, double& worst, long& exact_values) {
     u32 n;
     long long xsum, xwins;
     in >> policy_name >> s_tag >> h >> passes >> komi2 >> cn >> cw2 >> csum >> csq >> x_tag >> seed >> n >> xsum >> xwins >> tables;
-    const int policy = policy_name == "m2" ? PT_M2 : PT_3X3;
+    const int policy = policy_name == "m2" ? GO_POLICY_M2 : GO_POLICY_3X3;
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<u32> g;
+    std::vector<u32> g, gb;
     switch (h.size) {
-        case 9: g = run_kernel<9>(h, passes, komi2, policy, n, seed); break;
-        case 13: g = run_kernel<13>(h, passes, komi2, policy, n, seed); break;
-        default: g = run_kernel<19>(h, passes, komi2, policy, n, seed); break;
+        case 9:
+            g = run_kernel<9>(h, passes, komi2, policy, n, seed);
+            gb = run_kernel_b<9>(h, passes, komi2, policy, n, seed);
+            break;
+        case 13:
+            g = run_kernel<13>(h, passes, komi2, policy, n, seed);
+            gb = run_kernel_b<13>(h, passes, komi2, policy, n, seed);
+            break;
+        default:
+            g = run_kernel<19>(h, passes, komi2, policy, n, seed);
+            gb = run_kernel_b<19>(h, passes, komi2, policy, n, seed);
+            break;
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    // Exact: the whole block.
+    // Exact: the whole block, both kernels.
     const long long score2 = (long long)((u64)g[0] | (u64)g[1] << 32);
     const std::vector<long long> want = numbers(tables);
     const int P = h.size * h.size;
-    bool same = score2 == xsum && g[2] == n && (long long)g[3] == xwins && want.size() == (size_t)(5 * P);
-    for (int i = 0; same && i < 5 * P; ++i) same = (long long)(i < 4 * P ? (long long)g[4 + i] : (long long)(i32)g[4 + i]) == want[i];
-    exact_values += 4 + 5 * P;
+    const bool same_a = same_block(g, xsum, xwins, n, want, P), same_b = same_block(gb, xsum, xwins, n, want, P);
+    const bool same = same_a && same_b;
+    exact_values += 2 * (4 + 5 * P);
     // Statistical: against the CPU's own seeds.
     const double gw = g[3] / (2.0 * n), gm = score2 / 2.0 / n;
     const double pc = cw2 / (2 * cn), mc = csum / 2 / cn;
@@ -135,8 +173,8 @@ static void playouts_line(std::istream& in, double& worst, long& exact_values) {
     worst = std::max(worst, std::max(zw, zs));
     const bool bad = !same || zw >= 4 || zs >= 4;
     if (bad) failures++;
-    printf("%s %-3s go%d: exact %s; win gpu %.4f cpu %.4f (z %.2f), score gpu %6.2f cpu %6.2f (z %.2f); %u playouts in %.1f s\n",
-           bad ? "FAIL" : "ok  ", policy_name.c_str(), h.size, same ? "yes" : "NO", gw, pc, zw, gm, mc, zs, n, secs);
+    printf("%s %-3s go%d: exact (a) %s (b) %s; win gpu %.4f cpu %.4f (z %.2f), score gpu %6.2f cpu %6.2f (z %.2f); %u playouts in %.1f s\n",
+           bad ? "FAIL" : "ok  ", policy_name.c_str(), h.size, same_a ? "yes" : "NO", same_b ? "yes" : "NO", gw, pc, zw, gm, mc, zs, n, secs);
     fflush(stdout);
 }
 

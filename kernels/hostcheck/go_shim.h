@@ -31,5 +31,6 @@ inline unsigned long long atomicAdd(unsigned long long* a, unsigned long long v)
 inline void __syncthreads() {}
 inline void __syncwarp() {}
 inline void __trap() { abort(); }
+template <class T> inline T __ldg(const T* p) { return *p; }
 inline int __any_sync(unsigned, int p) { return p; }
 inline unsigned atomicOr(unsigned* a, unsigned v) { unsigned o = *a; *a |= v; return o; }

@@ -11,7 +11,8 @@
 #              every point of 315 positions, and the kernels emulated
 #              block-wide (one fiber per thread) against the CPU policies:
 #              statistics equal to the CPU's from the same random streams,
-#              and within 4 standard errors of the CPU's from others
+#              and within 4 standard errors of the CPU's from others; the
+#              compact-board kernels' 3x3 and M2 (go.cu) equal too
 # Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [Go playouts] [go sequences] [point playouts]
 # (run from the repository; the Go pattern check needs cargo)
 set -e
@@ -28,7 +29,7 @@ g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/hex_block.cpp" -o "$out
 STOP=1 "$out/hex_exact" "${1:-3000}"
 "$out/hex_block" "${2:-2000}"
 # The Go bitboard board code against go.cu's compact board.
-cat "$here/../common.cuh" "$here/../go.cu" "$here/../go_bits.cu" |
+cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bits.cu" |
     grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(' >"$out/go_src.inc"
 g++ -std=c++17 -O2 -w -I"$out" -I"$here" "$here/go_exact.cpp" -o "$out/go_exact"
 "$out/go_exact" "${4:-2000}"
@@ -44,8 +45,9 @@ mkdir -p "$out/go_data"
 (cd "$here/../.." && WARPSTONE_HOSTCHECK_DIR="$out/go_data" WARPSTONE_HOSTCHECK_POINT_PLAYOUTS="${5:-400}" \
     cargo test --release --lib -q write_gpu_hostcheck_data >/dev/null)
 "$out/go_patterns" "$out/go_data" "${3:-1024}"
-# The point-per-thread kernels' 3x3 and M2 policies: common.cuh,
-# go_weights.cu, go.cu, go_points.cu, emulated with fibers (fiber_shim.h).
+# The 3x3 and M2 policies of the point-per-thread kernels (go_points.cu,
+# emulated with fibers, fiber_shim.h) and of go.cu's: common.cuh,
+# go_weights.cu, go.cu, go_points.cu.
 cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_points.cu" |
     grep -v '^GO_ENTRY(\|^GO_POINT_ENTRY(' |
     sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_points_src.inc"

@@ -96,7 +96,9 @@ pub fn bench(
                     GoKernel::PlayoutPerThreadShared => 0,
                     // Sized by the occupancy calculator (0: not swept).
                     GoKernel::Bitboard | GoKernel::BitboardPatterns => tps.unwrap_or(0),
-                    GoKernel::PlayoutPerThread => {
+                    GoKernel::PlayoutPerThread
+                    | GoKernel::PlayoutPerThread3x3
+                    | GoKernel::PlayoutPerThreadM2 => {
                         tps.unwrap_or_else(|| super::tuning::threads_per_sm(false, size * size))
                     }
                 },

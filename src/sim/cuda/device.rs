@@ -193,8 +193,17 @@ impl Gpu {
     ) -> Result<(), CudaError> {
         let sms = self.info.multiprocessors.max(1) as u32;
         let (f, cfg) = match kernel {
-            GoKernel::PlayoutPerThread => (
-                self.go_function("random", size)?,
+            GoKernel::PlayoutPerThread
+            | GoKernel::PlayoutPerThread3x3
+            | GoKernel::PlayoutPerThreadM2 => (
+                self.go_function(
+                    match kernel {
+                        GoKernel::PlayoutPerThread3x3 => "3x3",
+                        GoKernel::PlayoutPerThreadM2 => "m2",
+                        _ => "random",
+                    },
+                    size,
+                )?,
                 playout_config(
                     leaf_count,
                     playouts_per_leaf,
@@ -450,9 +459,9 @@ impl Gpu {
             .arg(stats)
             .arg(&playouts_per_leaf)
             .arg(&seed);
-        // SAFETY: go_{random,points_random,points_3x3,points_m2,shared}_N, go_bits_{random,
-        // patterns}_N and hex_{random,plainfind,shared,packed,packedlocal}_S
-        // all take (const u8* boards, const Leaf* leaves, u32* stats, u32
+        // SAFETY: go_{random,3x3,m2,shared}_N, go_points_{random,3x3,m2}_N,
+        // go_bits_{random,patterns}_N and
+        // hex_{random,plainfind,shared,packed,packedlocal}_S all take (const u8* boards, const Leaf* leaves, u32* stats, u32
         // playouts_per_leaf, u64 seed). The callers size the buffers for
         // cfg.grid_dim.1 leaves: boards at least leaves × points bytes,
         // leaves at least leaves × the game's header words (Go
@@ -475,9 +484,10 @@ impl Gpu {
         max_moves: usize,
     ) -> Result<(Vec<u8>, Vec<i32>), CudaError> {
         let f = match kernel {
-            GoKernel::PlayoutPerThread | GoKernel::PlayoutPerThreadShared => {
-                self.go_function("replay", size)?
-            }
+            GoKernel::PlayoutPerThread
+            | GoKernel::PlayoutPerThreadShared
+            | GoKernel::PlayoutPerThread3x3
+            | GoKernel::PlayoutPerThreadM2 => self.go_function("replay", size)?,
             GoKernel::PointPerThread | GoKernel::PointPerThread3x3 | GoKernel::PointPerThreadM2 => {
                 self.go_function("points_replay", size)?
             }
@@ -503,6 +513,8 @@ impl Gpu {
         let cfg = match kernel {
             GoKernel::PlayoutPerThread
             | GoKernel::PlayoutPerThreadShared
+            | GoKernel::PlayoutPerThread3x3
+            | GoKernel::PlayoutPerThreadM2
             | GoKernel::Bitboard
             | GoKernel::BitboardPatterns => replay_config(seqs),
             GoKernel::PointPerThread | GoKernel::PointPerThread3x3 | GoKernel::PointPerThreadM2 => {
