@@ -52,6 +52,8 @@ pub use simulator::CudaSimulator;
 
 /// Tuning constants of the CUDA backend, in one place.
 pub mod tuning {
+    use crate::sim::go_rollout::GoPolicy;
+
     /// Threads per block of the playout kernels. Each block serves one leaf
     /// and keeps that leaf's counters in shared memory.
     pub const PLAYOUT_BLOCK: u32 = 128;
@@ -69,16 +71,21 @@ pub mod tuning {
             (true, _) => 1024,
         }
     }
-    /// The Go kernel `CudaSimulator` uses unless told otherwise: the
-    /// bitboard kernel with the CPU's default policy (`Patterns`) on every
-    /// size; `--gpu-policy random` picks the light one. Measured (H200,
+    /// The Go kernel `CudaSimulator` uses for `policy` unless told
+    /// otherwise: the pattern bitboard kernel for `Patterns` (the default;
+    /// the only one playing it), and for light playouts the bitboard
+    /// kernel on 9x9 and the row-per-lane kernel above. Measured (H200,
     /// 256 leaves × 2048 playouts, playouts/s, 2026-11-21): light 9x9
     /// bitboard 98.2M, shared 12.1M, local 7.9M, point-per-thread 5.2M;
     /// 13x13 bitboard 26.1M, shared 2.9M, local 2.5M, point 1.4M; 19x19
     /// bitboard 6.09M, local 1.01M, shared 0.73M, point 0.30M. Patterns
     /// bitboard: 18.7M / 3.27M / 0.44M.
-    pub fn go_kernel(_points: usize) -> super::GoKernel {
-        super::GoKernel::for_policy(crate::sim::go_rollout::GoPolicy::default())
+    pub fn go_kernel(points: usize, policy: GoPolicy) -> super::GoKernel {
+        match policy {
+            GoPolicy::Random if points > 81 => super::GoKernel::Rows,
+            GoPolicy::Random => super::GoKernel::Bitboard,
+            GoPolicy::Patterns => super::GoKernel::BitboardPatterns,
+        }
     }
 
     /// The Havannah variant `CudaSimulator` uses unless told otherwise.

@@ -82,24 +82,19 @@ pub enum GoKernel {
     /// The bitboard kernel playing the CPU's `Patterns` policy
     /// (`go_bits_patterns.cu`) instead of light playouts.
     BitboardPatterns,
+    /// One playout per warp, one board row per lane (`go_rows.cu`).
+    Rows,
 }
 
 impl GoKernel {
-    pub const ALL: [GoKernel; 5] = [
+    pub const ALL: [GoKernel; 6] = [
         GoKernel::PlayoutPerThread,
         GoKernel::PointPerThread,
         GoKernel::PlayoutPerThreadShared,
         GoKernel::Bitboard,
         GoKernel::BitboardPatterns,
+        GoKernel::Rows,
     ];
-
-    /// The kernel that plays `policy` fastest (the bitboard kernels).
-    pub fn for_policy(policy: GoPolicy) -> GoKernel {
-        match policy {
-            GoPolicy::Random => GoKernel::Bitboard,
-            GoPolicy::Patterns => GoKernel::BitboardPatterns,
-        }
-    }
 
     /// The CPU policy whose playouts this kernel plays (what `check-gpu`
     /// compares it with).
@@ -123,6 +118,7 @@ impl GoKernel {
             GoKernel::PlayoutPerThreadShared => "playout-per-thread/shared",
             // The same board; `policy` tells the two apart.
             GoKernel::Bitboard | GoKernel::BitboardPatterns => "playout-per-thread/bitboard",
+            GoKernel::Rows => "playout-per-warp/rows",
         }
     }
 }
