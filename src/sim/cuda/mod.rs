@@ -71,18 +71,18 @@ pub mod tuning {
             (true, _) => 1024,
         }
     }
-    /// The Go kernel `CudaSimulator` uses for `policy` unless told
-    /// otherwise: the pattern bitboard kernel for `Patterns` (the default;
-    /// the only one playing it), and for light playouts the bitboard
-    /// kernel on 9x9 and the row-per-lane kernel above. Measured (H200,
-    /// 256 leaves × 2048 playouts, playouts/s, 2026-11-21): light 9x9
-    /// bitboard 98.2M, shared 12.1M, local 7.9M, point-per-thread 5.2M;
-    /// 13x13 bitboard 26.1M, shared 2.9M, local 2.5M, point 1.4M; 19x19
-    /// bitboard 6.09M, local 1.01M, shared 0.73M, point 0.30M. Patterns
-    /// bitboard: 18.7M / 3.27M / 0.44M.
-    pub fn go_kernel(points: usize, policy: GoPolicy) -> super::GoKernel {
+    /// The Go kernel `CudaSimulator` uses for `policy` on a board of
+    /// `points` points unless told otherwise: the fastest kernel that
+    /// plays the policy, which is the bitboard one on every size (the
+    /// pattern bitboard for `Patterns`, the default and the only kernel
+    /// playing it). Measured (H200, 256 leaves × 2048 playouts, playouts/s,
+    /// 2026-11-21), light: 9x9 bitboard 98.2M, row-per-lane 19.8M, shared
+    /// 12.1M, local 7.9M, point-per-thread 5.2M; 13x13 bitboard 26.1M,
+    /// row-per-lane 9.6M, shared 2.9M, local 2.5M, point 1.4M; 19x19
+    /// bitboard 6.06M, row-per-lane 4.29M, local 1.01M, shared 0.73M, point
+    /// 0.30M. Patterns bitboard: 18.7M / 3.27M / 0.44M.
+    pub fn go_kernel(_points: usize, policy: GoPolicy) -> super::GoKernel {
         match policy {
-            GoPolicy::Random if points > 81 => super::GoKernel::Rows,
             GoPolicy::Random => super::GoKernel::Bitboard,
             GoPolicy::Patterns => super::GoKernel::BitboardPatterns,
         }
