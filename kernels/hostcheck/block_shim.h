@@ -40,19 +40,27 @@ static inline unsigned __ballot_sync(unsigned, bool p) {
 static inline int __any_sync(unsigned m, bool p) { return __ballot_sync(m, p) != 0; }
 template <class T, class U> T atomicAdd(T* p, U v) { return __atomic_fetch_add(p, (T)v, __ATOMIC_SEQ_CST); }
 // For the Go kernels (go_bits.cu, go_bits_patterns.cu).
-template <class T> T __shfl_down_sync(unsigned, T v, int off) {
+// Any lane-to-lane exchange: lane l gets the value of lane src(l), or its
+// own when src(l) is outside the warp (the hardware's rule).
+template <class T, class Src> T warp_exchange(T v, Src src) {
     static_assert(sizeof(T) <= 8);
     WarpSync& w = warps[threadIdx.x / 32];
-    const unsigned lane = threadIdx.x & 31;
+    const int lane = threadIdx.x & 31;
     unsigned long long bits = 0;
     memcpy(&bits, &v, sizeof(T));
     w.xchg[lane] = bits;
     w.bar->arrive_and_wait();
     T r = v;
-    if (lane + off < 32) memcpy(&r, &w.xchg[lane + off], sizeof(T));
+    const int from = src(lane);
+    if (from >= 0 && from < 32) memcpy(&r, &w.xchg[from], sizeof(T));
     w.bar->arrive_and_wait();
     return r;
 }
+template <class T> T __shfl_down_sync(unsigned, T v, int d) { return warp_exchange(v, [d](int l) { return l + d; }); }
+// For go_rows.cu.
+template <class T> T __shfl_up_sync(unsigned, T v, int d) { return warp_exchange(v, [d](int l) { return l - d; }); }
+template <class T> T __shfl_sync(unsigned, T v, int src) { return warp_exchange(v, [src](int) { return src; }); }
+template <class T> T __shfl_xor_sync(unsigned, T v, int m) { return warp_exchange(v, [m](int l) { return l ^ m; }); }
 static inline unsigned atomicOr(unsigned* p, unsigned v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned sh) { sh &= 31; return sh ? (hi << sh) | (lo >> (32 - sh)) : hi; }
 static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned sh) { sh &= 31; return sh ? (lo >> sh) | (hi << (32 - sh)) : lo; }

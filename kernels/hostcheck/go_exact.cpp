@@ -8,51 +8,23 @@
 // Built and run by run.sh.
 #include "go_shim.h"
 #include "go_src.inc"
+#include "go_sequences.h"
 
 static long sure_total = 0;
 template <int N>
 void run(int seqs, unsigned seed) {
     const int P = N * N, M = 3 * P;
-    std::mt19937 rng(seed);
-    std::vector<u16> moves(seqs * M, 0xFFFF);
-    // Generate with the bit board: mostly legal moves, sometimes an
-    // arbitrary point (maybe illegal) or a pass.
-    for (int s = 0; s < seqs; ++s) {
-        GbBoard<N> b; b.own = b.opp = none<GoGeo<N>::W>(); b.me = 0; b.ko = -1; b.captured_black = b.captured_white = 0;
-        for (int t = 0; t < M; ++t) {
-            int r = rng() % 100;
-            u16 mv;
-            if (r < 2) mv = P;  // pass
-            else if (r < 3) mv = rng() % P;  // anything
-            else {
-                std::vector<int> legal;
-                auto ss = b.sure_suicides(b.empty());
-                for (int p = 0; p < P; ++p) {
-                    int bi = GoGeo<N>::bit_of(p);
-                    auto at = onehot<GoGeo<N>::W>(bi);
-                    if (!any(at & ss)) continue;
-                    GbBoard<N> c = b;
-                    sure_total++;
-                    if (c.try_play(at)) { printf("N=%d: sure suicide %d is legal!\n", N, p); exit(1); }
-                }
-                for (int p = 0; p < P; ++p) {
-                    int bi = GoGeo<N>::bit_of(p);
-                    auto at = onehot<GoGeo<N>::W>(bi);
-                    if (!any(at & b.empty()) || bi == b.ko) continue;
-                    GbBoard<N> c = b;
-                    if (c.try_play(at)) legal.push_back(p);
-                }
-                mv = legal.empty() ? P : legal[rng() % legal.size()];
-            }
-            moves[s * M + t] = mv;
-            if (mv < P) {
-                int bi = GoGeo<N>::bit_of(mv);
-                auto at = onehot<GoGeo<N>::W>(bi);
-                if (!any(at & b.empty()) || bi == b.ko || !b.try_play(at)) break;
-            } else b.ko = -1;
-            b.turn();
+    // Every certain suicide the bitboard skips must be refused by try_play.
+    std::vector<u16> moves = random_sequences<N>(seqs, seed, [](const GbBoard<N>& b) {
+        auto ss = b.sure_suicides(b.empty());
+        for (int p = 0; p < N * N; ++p) {
+            auto at = onehot<GoGeo<N>::W>(GoGeo<N>::bit_of(p));
+            if (!any(at & ss)) continue;
+            GbBoard<N> c = b;
+            sure_total++;
+            if (c.try_play(at)) { printf("N=%d: sure suicide %d is legal!\n", N, p); exit(1); }
         }
-    }
+    });
     std::vector<u8> b1(seqs * P), b2(seqs * P);
     std::vector<i32> r1(seqs * 4), r2(seqs * 4);
     blockDim.x = 1;

@@ -4,6 +4,8 @@
 #   hex_block  both playout kernels emulated block-wide, counters compared
 #   go_exact   the Go bitboard replay against go.cu's compact board, and
 #              every certain suicide the bitboard skips refused by try_play
+#   go_rows    the row-per-lane Go kernel (one warp emulated) against the
+#              bitboard, position by position, and its replay
 #   go_patterns  the Go pattern kernel's helpers against the CPU board on
 #              1,180 positions, and the kernel emulated block-wide against
 #              the CPU Patterns policy (reference data from `cargo test`)
@@ -13,7 +15,8 @@
 #              statistics equal to the CPU's from the same random streams,
 #              and within 4 standard errors of the CPU's from others; the
 #              compact-board kernels' 3x3 and M2 (go.cu) equal too
-# Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [Go playouts] [go sequences] [point playouts]
+# Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [Go playouts] [go sequences] [row sequences]
+#        [point playouts]
 # (run from the repository; the Go pattern check needs cargo)
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +36,13 @@ cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go
     grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(' >"$out/go_src.inc"
 g++ -std=c++17 -O2 -w -I"$out" -I"$here" "$here/go_exact.cpp" -o "$out/go_exact"
 "$out/go_exact" "${4:-2000}"
+# The row-per-lane kernel against the bitboard (slow: every warp shuffle
+# is two barriers of 32 threads).
+cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bits.cu" "$here/../go_rows.cu" |
+    grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(\|^GO_ROWS_ENTRY(' |
+    sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_rows_src.inc"
+g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/go_rows.cpp" -o "$out/go_rows"
+"$out/go_rows" "${5:-40}"
 # The Go pattern kernel: common.cuh, go_weights.cu (the pattern table),
 # go.cu, go_bits.cu, go_bits_patterns.cu as NVRTC sees them, minus the entry
 # points; the CPU side's reference data written by
@@ -42,7 +52,7 @@ cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go
     sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_patterns_src.inc"
 g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/go_patterns.cpp" -o "$out/go_patterns"
 mkdir -p "$out/go_data"
-(cd "$here/../.." && WARPSTONE_HOSTCHECK_DIR="$out/go_data" WARPSTONE_HOSTCHECK_POINT_PLAYOUTS="${5:-400}" \
+(cd "$here/../.." && WARPSTONE_HOSTCHECK_DIR="$out/go_data" WARPSTONE_HOSTCHECK_POINT_PLAYOUTS="${6:-400}" \
     cargo test --release --lib -q write_gpu_hostcheck_data >/dev/null)
 "$out/go_patterns" "$out/go_data" "${3:-1024}"
 # The 3x3 and M2 policies of the point-per-thread kernels (go_points.cu,

@@ -56,8 +56,13 @@ pub const LCB_Z: f64 = 1.645;
 
 /// Kept back from every budget for network and GUI lag...
 pub const LAG_MARGIN: Duration = Duration::from_millis(1000);
-/// ...but never more than this fraction of the time that remains.
-pub const LAG_MARGIN_MAX_FRACTION: f64 = 0.5;
+/// ...but never more than this fraction of the time that remains. With
+/// 1 s periods (the usual engine-match setting) that leaves 0.8 s to
+/// think; the engine answers within a few milliseconds of its budget (the
+/// GPU batches in flight finish in about a millisecond), and a fifth of
+/// the period covers the controller's own lag. Half (0.5, the first
+/// setting) left a 1 s-per-move engine thinking only 0.5 s.
+pub const LAG_MARGIN_MAX_FRACTION: f64 = 0.2;
 /// Expected moves left = max(board_points / 3 − move_number / 2, this).
 pub const MIN_MOVES_LEFT: u32 = 20;
 /// Share of a Japanese byo-yomi period spent on one move.

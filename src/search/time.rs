@@ -5,7 +5,7 @@
 //! when the controller sends it, or advanced locally with [`Clock::spend`]
 //! when it does not (gogui-twogtp, for one, only sends `time_settings`).
 //!
-//! The rule: keep a lag margin back (never more than half of what remains),
+//! The rule: keep a lag margin back (never more than a fifth of what remains),
 //! spread main time over the moves expected to remain, and once main time
 //! is gone spend a safe share of the overtime period (never less than that
 //! share while main time lasts: overtime comes anyway). Spending a budget
@@ -134,8 +134,10 @@ fn overtime_share(control: &TimeControl, left: &Remaining) -> Duration {
             let period = period.min(left.period);
             period.mul_f64(BYO_YOMI_FRACTION).min(usable(period))
         }
-        // What is left of the period, spread over its stones.
-        Some(_) => usable(left.period) / left.count,
+        // What is left of the period, spread over its stones; each
+        // stone's share keeps its own lag margin, so a move that overruns
+        // its budget by less than that never shrinks the next share.
+        Some(_) => usable(left.period / left.count),
     }
 }
 
@@ -342,9 +344,11 @@ mod tests {
     }
 
     #[test]
-    fn lag_margin_is_a_second_but_at_most_half() {
+    fn lag_margin_is_a_second_but_at_most_a_fifth() {
         assert_eq!(lag_margin(secs(100.0)), LAG_MARGIN);
-        assert!(close(lag_margin(secs(0.4)), 0.2));
+        assert_eq!(lag_margin(secs(5.0)), LAG_MARGIN);
+        assert!(close(lag_margin(secs(1.0)), 0.2));
+        assert!(close(lag_margin(secs(0.4)), 0.08));
         assert_eq!(lag_margin(Duration::ZERO), Duration::ZERO);
     }
 
@@ -355,7 +359,7 @@ mod tests {
         assert!(close(clock.budget(B, 361, 100), 599.0 / 70.0));
         let mut clock = clock;
         clock.time_left(B, secs(0.4), 0);
-        assert!(close(clock.budget(B, 361, 200), 0.2 / 20.0));
+        assert!(close(clock.budget(B, 361, 200), 0.32 / 20.0));
         clock.time_left(B, Duration::ZERO, 0);
         assert_eq!(clock.budget(B, 361, 200), Duration::ZERO);
     }
@@ -372,22 +376,29 @@ mod tests {
         // A controller that reports less than a period left is believed.
         clock.time_left(B, secs(10.0), 3);
         assert!(close(clock.budget(B, 361, 150), 8.0));
-        // A short period: the lag margin wins over 80%.
+        // A short period: 80% of it, which the lag margin also leaves.
         let short = Clock::new(japanese(0.0, 1.0, 3));
-        assert!(close(short.budget(B, 81, 10), 0.5));
+        assert!(close(short.budget(B, 81, 10), 0.8));
+        // A shorter one: the lag margin wins over 80%.
+        let shorter = Clock::new(japanese(0.0, 0.5, 3));
+        assert!(close(shorter.budget(B, 81, 10), 0.4));
     }
 
     #[test]
     fn canadian_spreads_the_period_over_its_stones() {
+        // 6 s a stone, less the 1 s margin.
         let mut clock = Clock::new(canadian(0.0, 60.0, 10));
-        assert!(close(clock.budget(B, 361, 0), 59.0 / 10.0));
+        assert!(close(clock.budget(B, 361, 0), 5.0));
         clock.time_left(B, secs(12.0), 2);
-        assert!(close(clock.budget(B, 361, 50), 11.0 / 2.0));
+        assert!(close(clock.budget(B, 361, 50), 5.0));
+        // 1 s a stone keeps a fifth back.
+        clock.time_left(B, secs(3.0), 3);
+        assert!(close(clock.budget(B, 361, 50), 0.8));
         clock.time_left(B, secs(1200.0), 0);
         assert!(close(clock.budget(B, 361, 0), 1199.0 / 120.0));
         // Main time nearly gone: the first period's rate.
         clock.time_left(B, secs(30.0), 0);
-        assert!(close(clock.budget(B, 361, 100), 5.9));
+        assert!(close(clock.budget(B, 361, 100), 5.0));
     }
 
     #[test]
@@ -461,11 +472,13 @@ mod tests {
                 points / 2 + 20,
                 0.01,
             );
-            // Overtime absorbs any overrun below the lag margin, forever.
+            // Overtime absorbs any overrun below the lag margin, forever
+            // (1 s, or a fifth of a short period or per-stone share).
             play_out(japanese(60.0, 10.0, 1), points, 1000, 0.9);
-            play_out(japanese(0.0, 1.0, 1), points, 1000, 0.45);
+            play_out(japanese(0.0, 1.0, 1), points, 1000, 0.18);
             play_out(canadian(60.0, 60.0, 10), points, 1000, 0.9);
-            play_out(canadian(0.0, 30.0, 25), points, 1000, 0.25);
+            play_out(canadian(0.0, 30.0, 25), points, 1000, 0.2);
+            play_out(canadian(0.0, 1.0, 1), points, 1000, 0.18);
         }
     }
 

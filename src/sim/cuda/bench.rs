@@ -95,7 +95,9 @@ pub fn bench(
                     // As many boards as fit in shared memory (0: not swept).
                     GoKernel::PlayoutPerThreadShared => 0,
                     // Sized by the occupancy calculator (0: not swept).
-                    GoKernel::Bitboard | GoKernel::BitboardPatterns => tps.unwrap_or(0),
+                    GoKernel::Bitboard | GoKernel::BitboardPatterns | GoKernel::Rows => {
+                        tps.unwrap_or(0)
+                    }
                     GoKernel::PlayoutPerThread
                     | GoKernel::PlayoutPerThread3x3
                     | GoKernel::PlayoutPerThreadM2 => {

@@ -188,6 +188,7 @@ where
             GoKernel::PlayoutPerThread,
             GoKernel::PointPerThread,
             GoKernel::Bitboard,
+            GoKernel::Rows,
         ] {
             if !kernel.supports(size) {
                 continue;

@@ -14,6 +14,7 @@ const GO: &str = include_str!("../../../kernels/go.cu");
 const GO_POINTS: &str = include_str!("../../../kernels/go_points.cu");
 const GO_BITS: &str = include_str!("../../../kernels/go_bits.cu");
 const GO_BITS_PATTERNS: &str = include_str!("../../../kernels/go_bits_patterns.cu");
+const GO_ROWS: &str = include_str!("../../../kernels/go_rows.cu");
 const HAVANNAH: &str = include_str!("../../../kernels/havannah.cu");
 const HAVANNAH_PACKED: &str = include_str!("../../../kernels/havannah_packed.cu");
 
@@ -29,7 +30,9 @@ impl Source {
 
     pub fn name(self) -> &'static str {
         match self {
-            Source::Go => "go_weights.cu+go.cu+go_points.cu+go_bits.cu+go_bits_patterns.cu",
+            Source::Go => {
+                "go_weights.cu+go.cu+go_points.cu+go_bits.cu+go_bits_patterns.cu+go_rows.cu"
+            }
             Source::Havannah => "havannah.cu+havannah_packed.cu",
         }
     }
@@ -52,7 +55,8 @@ impl Source {
                 "{COMMON}\n#line 1 \"go_weights.cu\"\n{GO_WEIGHTS}\n\
                  #line 1 \"go.cu\"\n{GO}\n#line 1 \"go_points.cu\"\n{GO_POINTS}\n\
                  #line 1 \"go_bits.cu\"\n{GO_BITS}\n\
-                 #line 1 \"go_bits_patterns.cu\"\n{GO_BITS_PATTERNS}"
+                 #line 1 \"go_bits_patterns.cu\"\n{GO_BITS_PATTERNS}\n\
+                 #line 1 \"go_rows.cu\"\n{GO_ROWS}"
             ),
             // The packed kernels reuse havannah.cu's tables and leaf header.
             Source::Havannah => format!(

@@ -240,7 +240,23 @@ impl Gpu {
                         let block = super::tuning::PLAYOUT_BLOCK;
                         let per_sm =
                             f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None)?;
-                        whole_waves_config(leaf_count, playouts_per_leaf, sms * per_sm.max(1))
+                        whole_waves_config(leaf_count, playouts_per_leaf, sms * per_sm.max(1), 32)
+                    }
+                };
+                (f, cfg)
+            }
+            GoKernel::Rows => {
+                check_go_size(size)?;
+                let f = self.go.load_function(&format!("go_rows_random_{size}"))?;
+                let cfg = match self.threads_per_sm {
+                    // 32 threads a playout: sized as 32 times the playouts.
+                    Some(t) => playout_config(leaf_count, playouts_per_leaf * 32, sms, t),
+                    None => {
+                        let block = super::tuning::PLAYOUT_BLOCK;
+                        let per_sm =
+                            f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None)?;
+                        // A warp plays one playout at a time.
+                        whole_waves_config(leaf_count, playouts_per_leaf, sms * per_sm.max(1), 1)
                     }
                 };
                 (f, cfg)
@@ -494,6 +510,10 @@ impl Gpu {
             GoKernel::Bitboard | GoKernel::BitboardPatterns => {
                 self.go_bits_function("replay", size)?
             }
+            GoKernel::Rows => {
+                check_go_size(size)?;
+                self.go.load_function(&format!("go_rows_replay_{size}"))?
+            }
         };
         let sequences = check_sequences(moves.len(), max_moves)?;
         let d_moves = self.stream.clone_htod(moves)?;
@@ -509,7 +529,8 @@ impl Gpu {
         // SAFETY: go_replay_N and go_points_replay_N(const u16* moves, u32
         // max_moves, u32 sequences, u8* boards_out, i32* result): moves has
         // sequences × max_moves entries, boards_out sequences × N², result
-        // sequences × 4. The point kernel runs one block per sequence.
+        // sequences × 4. The point kernel runs one block per sequence,
+        // go_rows_replay_N one warp per sequence.
         let cfg = match kernel {
             GoKernel::PlayoutPerThread
             | GoKernel::PlayoutPerThreadShared
@@ -521,6 +542,14 @@ impl Gpu {
                 LaunchConfig {
                     grid_dim: (seqs.max(1), 1, 1),
                     block_dim: (point_block(size), 1, 1),
+                    shared_mem_bytes: 0,
+                }
+            }
+            GoKernel::Rows => {
+                let block = super::tuning::REPLAY_BLOCK;
+                LaunchConfig {
+                    grid_dim: (seqs.div_ceil(block / 32).max(1), 1, 1),
+                    block_dim: (block, 1, 1),
                     shared_mem_bytes: 0,
                 }
             }
@@ -601,15 +630,24 @@ fn playout_config(
 /// equally long, so a last wave that is partly empty idles the rest of
 /// the device (256 leaves x 9 blocks on an H200 holding 1,056 of the 9x9
 /// bitboard kernel's blocks was 2.18 waves).
-fn whole_waves_config(leaves: u32, playouts_per_leaf: u32, resident: u32) -> LaunchConfig {
+fn whole_waves_config(
+    leaves: u32,
+    playouts_per_leaf: u32,
+    resident: u32,
+    playouts_per_warp: u32,
+) -> LaunchConfig {
     let block = super::tuning::PLAYOUT_BLOCK;
     let leaves = leaves.max(1);
-    let most = playouts_per_leaf.div_ceil(block).max(1);
+    let warps_per_block = (block / 32).max(1);
+    let most = playouts_per_leaf
+        .div_ceil(warps_per_block * playouts_per_warp.max(1))
+        .max(1);
     let resident = resident.max(1) as u64;
-    // A warp plays 32 playouts a round; a block is done when its last
-    // warp is, so rounds should spread evenly over the leaf's warps too.
-    let warp_rounds = playouts_per_leaf.div_ceil(32).max(1) as u64;
-    let warps_per_block = (block / 32).max(1) as u64;
+    // A warp plays `playouts_per_warp` playouts a round (32 lanes of
+    // playouts, or one playout 32 lanes wide); a block is done when its
+    // last warp is, so rounds should spread evenly over the leaf's warps.
+    let warp_rounds = playouts_per_leaf.div_ceil(playouts_per_warp.max(1)).max(1) as u64;
+    let warps_per_block = warps_per_block as u64;
     let filled = |b: u32| {
         let total = leaves as u64 * b as u64;
         let waves = total as f64 / (total.div_ceil(resident) * resident) as f64;
@@ -671,15 +709,18 @@ mod tests {
         // 9x9 bitboard on an H200: 132 SMs x 8 blocks. 4 and 16 blocks a
         // leaf both fill 97% of the slots with even warp rounds; more
         // blocks win the tie (the device refills as short blocks end).
-        let cfg = whole_waves_config(256, 2048, 1056);
+        let cfg = whole_waves_config(256, 2048, 1056, 32);
         assert_eq!(cfg.grid_dim, (16, 256, 1));
         // 19x19, 3 blocks an SM: 3 blocks a leaf would fill 97% of the
         // slots but give some warps 6 rounds and others 5.
-        assert_eq!(whole_waves_config(256, 2048, 396).grid_dim.0, 16);
+        assert_eq!(whole_waves_config(256, 2048, 396, 32).grid_dim.0, 16);
         // The old default of 9 blocks a leaf (2.18 waves) is never chosen.
-        assert_ne!(whole_waves_config(256, 2048, 1056).grid_dim.0, 9);
+        assert_ne!(whole_waves_config(256, 2048, 1056, 32).grid_dim.0, 9);
         // Never more blocks than the leaf's playouts need.
-        assert_eq!(whole_waves_config(4, 100, 1056).grid_dim.0, 1);
-        assert_eq!(whole_waves_config(256, 512, 1056).grid_dim.0, 4);
+        assert_eq!(whole_waves_config(4, 100, 1056, 32).grid_dim.0, 1);
+        assert_eq!(whole_waves_config(256, 512, 1056, 32).grid_dim.0, 4);
+        // The row kernel plays one playout per warp: 100 playouts are 25
+        // blocks of four warps.
+        assert_eq!(whole_waves_config(4, 100, 2112, 1).grid_dim.0, 25);
     }
 }

@@ -52,6 +52,8 @@ pub use simulator::CudaSimulator;
 
 /// Tuning constants of the CUDA backend, in one place.
 pub mod tuning {
+    use crate::sim::go_rollout::GoPolicy;
+
     /// Threads per block of the playout kernels. Each block serves one leaf
     /// and keeps that leaf's counters in shared memory.
     pub const PLAYOUT_BLOCK: u32 = 128;
@@ -69,16 +71,26 @@ pub mod tuning {
             (true, _) => 1024,
         }
     }
-    /// The Go kernel `CudaSimulator` uses unless told otherwise: the
-    /// bitboard kernel with the CPU's default policy (`Patterns`) on every
-    /// size; `--gpu-policy random` picks the light one. Measured (H200,
-    /// 256 leaves × 2048 playouts, playouts/s, 2026-11-21): light 9x9
-    /// bitboard 98.2M, shared 12.1M, local 7.9M, point-per-thread 5.2M;
-    /// 13x13 bitboard 26.1M, shared 2.9M, local 2.5M, point 1.4M; 19x19
-    /// bitboard 6.09M, local 1.01M, shared 0.73M, point 0.30M. Patterns
-    /// bitboard: 18.7M / 3.27M / 0.44M.
-    pub fn go_kernel(_points: usize) -> super::GoKernel {
-        super::GoKernel::for_policy(crate::sim::go_rollout::GoPolicy::default())
+    /// The Go kernel `CudaSimulator` uses for `policy` on a board of
+    /// `points` points unless told otherwise: the fastest kernel that
+    /// plays the policy, which is the bitboard one on every size (the
+    /// pattern bitboard for `Patterns`, the default and the only kernel
+    /// playing it). Measured (H200, 256 leaves × 2048 playouts, playouts/s,
+    /// 2026-11-21), light: 9x9 bitboard 98.2M, row-per-lane 19.8M, shared
+    /// 12.1M, local 7.9M, point-per-thread 5.2M; 13x13 bitboard 26.1M,
+    /// row-per-lane 9.6M, shared 2.9M, local 2.5M, point 1.4M; 19x19
+    /// bitboard 6.06M, row-per-lane 4.29M, local 1.01M, shared 0.73M, point
+    /// 0.30M. Patterns bitboard: 18.7M / 3.27M / 0.44M. Paper 004's
+    /// weighted `3x3` and `M2` run on the point-per-thread kernel, the
+    /// faster of its two on 9x9 (not yet measured here; the compact-board
+    /// kernel plays them too).
+    pub fn go_kernel(_points: usize, policy: GoPolicy) -> super::GoKernel {
+        match policy {
+            GoPolicy::Random => super::GoKernel::Bitboard,
+            GoPolicy::Patterns => super::GoKernel::BitboardPatterns,
+            GoPolicy::Weighted3x3 => super::GoKernel::PointPerThread3x3,
+            GoPolicy::M2 => super::GoKernel::PointPerThreadM2,
+        }
     }
 
     /// The Havannah variant `CudaSimulator` uses unless told otherwise.

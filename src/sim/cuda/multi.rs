@@ -2,7 +2,6 @@
 //! CPU policy's priors for tree expansion, spread over every chosen GPU.
 
 use super::input::KernelPosition;
-use super::GoKernel;
 use super::{CudaError, CudaSimulator};
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::go_rollout::GoPolicy;
@@ -49,7 +48,7 @@ impl<G> GpuSimulator<G> {
     /// [`super::tuning::go_kernel`]'s).
     pub fn with_go_policy(mut self, policy: GoPolicy) -> Self {
         for gpu in &mut self.gpus {
-            gpu.set_go_kernel(GoKernel::for_policy(policy));
+            gpu.set_go_policy(policy);
         }
         self
     }

@@ -17,6 +17,7 @@ use super::hex;
 use super::input::{color_code, KernelInput, KernelPosition};
 use super::slot::{ensure_len, Slot, Slots};
 use super::{tuning, CudaError};
+use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{AmafCount, LeafStats, Simulator};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,8 +32,9 @@ pub struct CudaSimulator<G> {
     slots: Slots<Slot>,
     /// `None`: [`tuning::hex_variant`] for the board size.
     hex_variant: Option<HexVariant>,
-    /// `None`: [`tuning::go_kernel`] for the board size.
+    /// `None`: [`tuning::go_kernel`] for the board size and `go_policy`.
     go_kernel: Option<GoKernel>,
+    go_policy: GoPolicy,
     /// Device bytes every slot's buffers hold together.
     allocated: AtomicUsize,
     _game: PhantomData<fn() -> G>,
@@ -74,6 +76,7 @@ impl<G> CudaSimulator<G> {
             slots: Slots::new(slots),
             hex_variant: None,
             go_kernel: None,
+            go_policy: GoPolicy::default(),
             allocated: AtomicUsize::new(0),
             _game: PhantomData,
         })
@@ -81,6 +84,12 @@ impl<G> CudaSimulator<G> {
 
     pub fn set_go_kernel(&mut self, kernel: GoKernel) {
         self.go_kernel = Some(kernel);
+    }
+
+    /// Go playouts with `policy`, on the kernel [`tuning::go_kernel`]
+    /// picks for each board size (unless `set_go_kernel` fixed one).
+    pub fn set_go_policy(&mut self, policy: GoPolicy) {
+        self.go_policy = policy;
     }
 
     pub fn set_hex_variant(&mut self, variant: HexVariant) {
@@ -271,7 +280,8 @@ impl<G: KernelPosition> CudaSimulator<G> {
                 Game::Go => self.gpu.launch_go(
                     &stream,
                     shape.size,
-                    self.go_kernel.unwrap_or_else(|| tuning::go_kernel(points)),
+                    self.go_kernel
+                        .unwrap_or_else(|| tuning::go_kernel(points, self.go_policy)),
                     boards,
                     headers,
                     stats,

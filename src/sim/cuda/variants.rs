@@ -82,6 +82,8 @@ pub enum GoKernel {
     /// The bitboard kernel playing the CPU's `Patterns` policy
     /// (`go_bits_patterns.cu`) instead of light playouts.
     BitboardPatterns,
+    /// One playout per warp, one board row per lane (`go_rows.cu`).
+    Rows,
     /// (a) playing the CPU's `Weighted3x3` policy (paper 004's "3x3"):
     /// each thread weighs its point (`go_weights.cu`).
     PointPerThread3x3,
@@ -94,29 +96,18 @@ pub enum GoKernel {
 }
 
 impl GoKernel {
-    pub const ALL: [GoKernel; 9] = [
+    pub const ALL: [GoKernel; 10] = [
         GoKernel::PlayoutPerThread,
         GoKernel::PointPerThread,
         GoKernel::PlayoutPerThreadShared,
         GoKernel::Bitboard,
         GoKernel::BitboardPatterns,
+        GoKernel::Rows,
         GoKernel::PointPerThread3x3,
         GoKernel::PointPerThreadM2,
         GoKernel::PlayoutPerThread3x3,
         GoKernel::PlayoutPerThreadM2,
     ];
-
-    /// The kernel that plays `policy` fastest (the bitboard kernels). For
-    /// the weighted policies the point-per-thread kernel, paper 004's
-    /// faster one on 9x9 (not yet measured here; (b) also plays them).
-    pub fn for_policy(policy: GoPolicy) -> GoKernel {
-        match policy {
-            GoPolicy::Random => GoKernel::Bitboard,
-            GoPolicy::Patterns => GoKernel::BitboardPatterns,
-            GoPolicy::Weighted3x3 => GoKernel::PointPerThread3x3,
-            GoPolicy::M2 => GoKernel::PointPerThreadM2,
-        }
-    }
 
     /// One board per block, one thread per point (layout (a)).
     pub fn is_point_per_thread(self) -> bool {
@@ -155,6 +146,7 @@ impl GoKernel {
             GoKernel::PlayoutPerThreadShared => "playout-per-thread/shared",
             // The same board; `policy` tells the two apart.
             GoKernel::Bitboard | GoKernel::BitboardPatterns => "playout-per-thread/bitboard",
+            GoKernel::Rows => "playout-per-warp/rows",
         }
     }
 }
@@ -166,7 +158,10 @@ mod tests {
     #[test]
     fn every_go_policy_has_a_kernel_that_plays_it() {
         for policy in GoPolicy::ALL {
-            assert_eq!(GoKernel::for_policy(policy).policy(), policy);
+            for points in [81, 169, 361] {
+                let kernel = super::super::tuning::go_kernel(points, policy);
+                assert_eq!(kernel.policy(), policy);
+            }
         }
         for kernel in GoKernel::ALL {
             assert_eq!(
