@@ -31,6 +31,7 @@ pub mod bench;
 pub mod check;
 pub mod compile;
 pub mod device;
+mod grid;
 pub mod hex;
 pub mod input;
 pub mod multi;
