@@ -74,23 +74,25 @@ pub mod tuning {
     }
     /// The Go kernel `CudaSimulator` uses for `policy` on a board of
     /// `points` points unless told otherwise: the fastest kernel that
-    /// plays the policy, which is the bitboard one on every size (the
-    /// pattern bitboard for `Patterns`, the default and the only kernel
-    /// playing it). Measured (H200, 256 leaves × 2048 playouts, playouts/s,
-    /// 2026-11-21), light: 9x9 bitboard 98.2M, row-per-lane 19.8M, shared
-    /// 12.1M, local 7.9M, point-per-thread 5.2M; 13x13 bitboard 26.1M,
-    /// row-per-lane 9.6M, shared 2.9M, local 2.5M, point 1.4M; 19x19
-    /// bitboard 6.06M, row-per-lane 4.29M, local 1.01M, shared 0.73M, point
-    /// 0.30M. Patterns bitboard: 18.7M / 3.27M / 0.44M. Paper 004's
-    /// weighted `3x3` and `M2` run on the point-per-thread kernel, the
-    /// faster of its two on 9x9 (not yet measured here; the compact-board
-    /// kernel plays them too).
-    pub fn go_kernel(_points: usize, policy: GoPolicy) -> super::GoKernel {
+    /// plays the policy. Measured (H200, 256 leaves × 2048 playouts,
+    /// playouts/s, 2026-11-21), light: 9x9 bitboard 98.1M, row-per-lane
+    /// 19.8M, shared 12.1M, local 8.1M, point-per-thread 5.2M; 13x13
+    /// bitboard 26.1M, row-per-lane 9.5M, shared 2.9M, local 2.5M, point
+    /// 1.4M; 19x19 bitboard 6.09M, row-per-lane 4.21M, local 1.00M, shared
+    /// 0.73M, point 0.30M. Patterns (the default, bitboard only): 18.6M /
+    /// 3.23M / 0.44M. 3x3, point per thread against the compact board:
+    /// 4.10M / 2.68M on 9x9, 1.11M / 1.23M on 13x13, 0.26M / 0.32M on
+    /// 19x19; M2 3.90M / 2.22M, 1.05M / 1.11M, 0.24M / 0.29M. The point
+    /// kernel wins on 9x9 only, as in paper 004.
+    pub fn go_kernel(points: usize, policy: GoPolicy) -> super::GoKernel {
+        use super::GoKernel;
         match policy {
-            GoPolicy::Random => super::GoKernel::Bitboard,
-            GoPolicy::Patterns => super::GoKernel::BitboardPatterns,
-            GoPolicy::Weighted3x3 => super::GoKernel::PointPerThread3x3,
-            GoPolicy::M2 => super::GoKernel::PointPerThreadM2,
+            GoPolicy::Random => GoKernel::Bitboard,
+            GoPolicy::Patterns => GoKernel::BitboardPatterns,
+            GoPolicy::Weighted3x3 if points <= 81 => GoKernel::PointPerThread3x3,
+            GoPolicy::Weighted3x3 => GoKernel::PlayoutPerThread3x3,
+            GoPolicy::M2 if points <= 81 => GoKernel::PointPerThreadM2,
+            GoPolicy::M2 => GoKernel::PlayoutPerThreadM2,
         }
     }
 
