@@ -5,6 +5,7 @@
 //! run against any CPU implementation of the rules; `warpstone check-gpu`
 //! runs them against the project's own rules (see [`super::positions`]).
 
+use super::check_tables::{table_z, TableZ, TABLE_Z_LIMIT};
 use super::device::{GoKernel, Gpu, HexVariant, GO_SIZES};
 use super::hex;
 use super::input::KernelPosition;
@@ -518,7 +519,13 @@ fn stats_check<G: KernelPosition>(
     let mut worst = 0.0f64;
     let mut worst_at = 0;
     let mut bad_count = 0;
+    let mut tables = TableZ::default();
     for (i, (g, c)) in gpu_stats.iter().zip(cpu_stats).enumerate() {
+        let t = table_z(g, c);
+        if t.worst() >= TABLE_Z_LIMIT {
+            bad_count += 1;
+        }
+        tables = tables.max(t);
         if g.playouts != opts.gpu_playouts {
             return Err(CudaError::Input(format!(
                 "position {i}: GPU ran {} playouts, asked {}",
@@ -549,7 +556,7 @@ fn stats_check<G: KernelPosition>(
     Ok((
         bad_count == 0,
         format!(
-            "{} positions, gpu {} / cpu {} playouts each; worst z {:.2} at {} (gpu {:.4}, cpu {:.4}; mean score gpu {:.2} cpu {:.2})",
+            "{} positions, gpu {} / cpu {} playouts each; worst z {:.2} at {} (gpu {:.4}, cpu {:.4}; mean score gpu {:.2} cpu {:.2}){}",
             positions.len(),
             opts.gpu_playouts,
             c.playouts,
@@ -559,6 +566,14 @@ fn stats_check<G: KernelPosition>(
             c.black_wins as f64 / c.playouts.max(1) as f64,
             g.score_sum / g.playouts.max(1) as f64,
             c.score_sum / c.playouts.max(1) as f64,
+            match cpu_stats.iter().any(|c| !c.amaf.is_empty()) {
+                // Per point, against the same CPU playouts.
+                true => format!(
+                    "; per point worst z: first plays {:.2}, their wins {:.2}, ownership {:.2}",
+                    tables.plays, tables.wins, tables.ownership
+                ),
+                false => String::new(),
+            },
         ),
     ))
 }

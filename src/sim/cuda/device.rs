@@ -2,9 +2,9 @@
 //! modules, and typed kernel launches.
 
 use super::compile::{compile, Source};
+use super::grid::{playout_config, point_block, point_config, replay_config, whole_waves_config};
 use super::hex::{self, HexGeometry};
 pub use super::variants::{GoKernel, HexVariant};
-use super::grid::{playout_config, point_block, point_config, replay_config, whole_waves_config};
 use super::CudaError;
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{

@@ -29,6 +29,7 @@
 
 pub mod bench;
 pub mod check;
+mod check_tables;
 pub mod compile;
 pub mod device;
 mod grid;
