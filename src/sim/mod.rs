@@ -52,6 +52,30 @@ impl LeafStats {
         self.ownership.clear();
         self.ownership.resize(move_space, 0.0);
     }
+
+    /// Adds `other`'s playouts, counters and tables to these (tables are
+    /// taken over when these have none yet).
+    pub fn merge(&mut self, other: &LeafStats) {
+        self.playouts += other.playouts;
+        self.black_wins += other.black_wins;
+        self.score_sum += other.score_sum;
+        if self.amaf.len() < other.amaf.len() {
+            self.amaf
+                .resize(other.amaf.len(), [AmafCount::default(); 2]);
+        }
+        for (a, b) in self.amaf.iter_mut().zip(&other.amaf) {
+            for c in 0..2 {
+                a[c].plays += b[c].plays;
+                a[c].black_wins += b[c].black_wins;
+            }
+        }
+        if self.ownership.len() < other.ownership.len() {
+            self.ownership.resize(other.ownership.len(), 0.0);
+        }
+        for (a, b) in self.ownership.iter_mut().zip(&other.ownership) {
+            *a += b;
+        }
+    }
 }
 
 /// Prior knowledge for a move at tree expansion, as virtual playouts:
@@ -134,5 +158,37 @@ pub trait Rollout: Game {
     fn priors(&self, moves: &[Self::Move], out: &mut Vec<Prior>) {
         out.clear();
         out.resize(moves.len(), Prior::default());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_adds_counters_and_tables() {
+        let mut a = LeafStats::default();
+        let mut b = LeafStats::default();
+        b.reset(3);
+        b.playouts = 10;
+        b.black_wins = 4.5;
+        b.score_sum = -7.0;
+        b.amaf[2][1] = AmafCount {
+            plays: 6,
+            black_wins: 2.0,
+        };
+        b.ownership[0] = -3.0;
+        a.merge(&b);
+        a.merge(&b);
+        assert_eq!((a.playouts, a.black_wins, a.score_sum), (20, 9.0, -14.0));
+        assert_eq!(
+            a.amaf[2][1],
+            AmafCount {
+                plays: 12,
+                black_wins: 4.0
+            }
+        );
+        assert_eq!(a.amaf[0][0], AmafCount::default());
+        assert_eq!(a.ownership, vec![-6.0, 0.0, 0.0]);
     }
 }

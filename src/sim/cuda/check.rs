@@ -497,10 +497,8 @@ fn cpu_stats<G: KernelPosition + Rollout>(
             .collect();
         for h in handles {
             if let Ok(part) = h.join() {
-                for (acc, p) in total.iter_mut().zip(part) {
-                    acc.playouts += p.playouts;
-                    acc.black_wins += p.black_wins;
-                    acc.score_sum += p.score_sum;
+                for (acc, p) in total.iter_mut().zip(&part) {
+                    acc.merge(p);
                 }
             }
         }
