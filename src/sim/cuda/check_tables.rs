@@ -37,12 +37,24 @@ impl TableZ {
     }
 }
 
-/// z of two binomial proportions, pooled.
+/// Expected successes (and failures) the smaller sample needs before the
+/// normal approximation is trusted. Rare events are Poisson, not normal:
+/// on 19x19 with 2,000 CPU playouts, a point the GPU's 100,000 playouts
+/// first-play 1 time in 100,000 shows up twice in the CPU's a few times per
+/// check run by chance alone, and scored z 6.8 before this rule.
+const MIN_EXPECTED: f64 = 10.0;
+
+/// z of two binomial proportions, pooled; 0 when an event is too rare (or
+/// too common) in the smaller sample to test this way.
 fn z_prop(kg: f64, ng: f64, kc: f64, nc: f64) -> f64 {
     if ng <= 0.0 || nc <= 0.0 {
         return 0.0;
     }
     let p = (kg + kc) / (ng + nc);
+    let small = ng.min(nc);
+    if p * small < MIN_EXPECTED || (1.0 - p) * small < MIN_EXPECTED {
+        return 0.0;
+    }
     let se = (p * (1.0 - p) * (1.0 / ng + 1.0 / nc)).sqrt();
     let d = (kg / ng - kc / nc).abs();
     if se > 0.0 {
@@ -119,6 +131,14 @@ mod tests {
         assert!(table_z(&wrong_owner, &a).ownership > TABLE_Z_LIMIT);
         let wrong_wins = stats([6_000, 3_000], [2_400.0, 900.0], 2_000.0);
         assert!(table_z(&wrong_wins, &a).wins > TABLE_Z_LIMIT);
+        // Rare first plays are not judged by a normal z.
+        let rare = |k| LeafStats {
+            playouts: 2_000,
+            ..stats([k, 0], [0.0, 0.0], 0.0)
+        };
+        let mut gpu = rare(1);
+        gpu.playouts = 100_000;
+        assert_eq!(table_z(&gpu, &rare(2)).plays, 0.0);
         // Cached CPU references carry no tables: nothing to compare.
         let bare = LeafStats {
             playouts: 10_000,
