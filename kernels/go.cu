@@ -273,6 +273,21 @@ struct GoLeaf {
                    // (the Patterns policy plays around it; light ones ignore it)
 };
 
+// Plays `chosen` for colour c (noting it in `first` if nobody played
+// there first), or passes when chosen < 0.
+template <int N>
+__device__ __forceinline__ void go_play_or_pass(GoBoard<N>& b, int chosen, u8 c, int& passes, u8* first) {
+    if (chosen < 0) {
+        passes++;
+        b.ko = GO_NONE;
+    } else {
+        passes = 0;
+        const int m = GoBoard<N>::compact(chosen);
+        if (first[m] == 0) first[m] = c;
+        b.play(chosen, c);
+    }
+}
+
 // One light playout from the loaded board. Returns Black minus White area
 // (no komi). Fills `first` (compact index -> 0/1/2).
 template <int N>
@@ -298,15 +313,7 @@ __device__ int go_random_playout(GoBoard<N>& b, u8 to_move, int passes, Rng& rng
             b.empty_at[p] = n - 1;
             --n;
         }
-        if (chosen < 0) {
-            passes++;
-            b.ko = GO_NONE;
-        } else {
-            passes = 0;
-            int m = GoBoard<N>::compact(chosen);
-            if (first[m] == 0) first[m] = c;
-            b.play(chosen, c);
-        }
+        go_play_or_pass<N>(b, chosen, c, passes, first);
         c ^= 3;
     }
     return 0;
@@ -376,15 +383,7 @@ __device__ void go_weighted_playout(GoBoard<N>& b, u8 to_move, int passes, Rng& 
             total -= w[m];
             w[m] = 0;
         }
-        if (chosen < 0) {
-            passes++;
-            b.ko = GO_NONE;
-        } else {
-            passes = 0;
-            int m = GoBoard<N>::compact(chosen);
-            if (first[m] == 0) first[m] = c;
-            b.play(chosen, c);
-        }
+        go_play_or_pass<N>(b, chosen, c, passes, first);
         c ^= 3;
     }
 }

@@ -9,15 +9,7 @@
 #include <thread>
 #include <vector>
 #include <memory>
-#define __device__
-#define __host__
-#define __forceinline__ inline
-#define __constant__
-#define __global__
-#define __shared__ static
-#define __restrict__
-#define __align__(x)
-#define __launch_bounds__(...)
+#include "cuda_keywords.h"
 alignas(16) static unsigned char dynamic_shared[1 << 20];
 struct Dim { unsigned x = 0, y = 0, z = 0; };
 static thread_local Dim threadIdx;

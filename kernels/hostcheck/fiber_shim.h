@@ -24,15 +24,7 @@
 #if !defined(__x86_64__)
 #include <ucontext.h>
 #endif
-#define __device__
-#define __host__
-#define __forceinline__ inline
-#define __constant__
-#define __global__
-#define __shared__ static
-#define __restrict__
-#define __align__(x)
-#define __launch_bounds__(...)
+#include "cuda_keywords.h"
 alignas(16) static unsigned char dynamic_shared[1 << 16];
 struct Dim { unsigned x = 0, y = 0, z = 0; };
 static Dim threadIdx, blockIdx, blockDim, gridDim;  // threadIdx: the running fiber's

@@ -5,14 +5,7 @@
 #include <cstring>
 #include <algorithm>
 static unsigned char dynamic_shared[1<<20];
-#define __device__
-#define __host__
-#define __forceinline__ inline
-#define __constant__
-#define __global__
-#define __shared__ static
-#define __restrict__
-#define __align__(x)
+#include "cuda_keywords.h"
 struct Dim { unsigned x = 0, y = 0, z = 0; };
 static Dim threadIdx, blockIdx, blockDim, gridDim;
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
