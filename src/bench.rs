@@ -7,6 +7,7 @@ use crate::game::{go, havannah, Game};
 use crate::search::{Limits, Search, SearchConfig};
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::go_rollout::GoPolicy;
+use crate::sim::synthetic::SyntheticSimulator;
 use crate::sim::{FastRng, PlayoutRecord, PlayoutResult, Rollout, Simulator};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -19,6 +20,9 @@ pub struct BenchOptions {
     pub threads: usize,
     pub seconds: f64,
     pub search: bool,
+    /// `--tree-only`: the search on the synthetic simulator, with (leaves
+    /// per batch, playouts per leaf).
+    pub tree_only: Option<(usize, u32)>,
     pub policy: Option<PolicyArg>,
     pub seed: u64,
 }
@@ -41,6 +45,8 @@ pub fn run(options: &BenchOptions) -> Result<(), String> {
         GameKind::Go => {
             let pos = go::Position::new(options.size, 7.0).map_err(|e| e.to_string())?;
             let policies = match options.policy {
+                // --tree-only measures the tree alone.
+                _ if options.tree_only.is_some() => vec![],
                 Some(p) => vec![p.policy()],
                 None => GoPolicy::ALL.to_vec(),
             };
@@ -56,8 +62,10 @@ pub fn run(options: &BenchOptions) -> Result<(), String> {
         }
         GameKind::Havannah => {
             let pos = havannah::Position::new(options.size).map_err(|e| e.to_string())?;
-            let m = measure(&pos, options, |p, rng, rec, own| p.rollout(rng, rec, own));
-            print_playouts("havannah", options, "random", &m);
+            if options.tree_only.is_none() {
+                let m = measure(&pos, options, |p, rng, rec, own| p.rollout(rng, rec, own));
+                print_playouts("havannah", options, "random", &m);
+            }
             if options.search {
                 search_bench("havannah", &pos, options);
             }
@@ -126,10 +134,16 @@ fn print_playouts(game: &str, options: &BenchOptions, policy: &str, m: &Measured
 /// The whole search (tree descent, expansion, playout, backup) from the
 /// starting position for the given time.
 fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) {
-    let sim: Arc<dyn Simulator<G>> = Arc::new(CpuSimulator::<G>::new());
+    let (sim, backend): (Arc<dyn Simulator<G>>, _) = match options.tree_only {
+        Some(_) => (Arc::new(SyntheticSimulator::<G>::new()), "synthetic"),
+        None => (Arc::new(CpuSimulator::<G>::new()), "cpu"),
+    };
+    let (leaves_per_batch, playouts_per_leaf) = options.tree_only.unwrap_or((1, 1));
     let config = SearchConfig {
         threads: options.threads,
         seed: options.seed,
+        leaves_per_batch,
+        playouts_per_leaf,
         ..SearchConfig::default()
     };
     let mut search = Search::new(config, sim);
@@ -141,7 +155,7 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) {
     let info = search.run(&limits, &AtomicBool::new(false), None);
     let secs = info.elapsed.as_secs_f64().max(1e-9);
     println!(
-        "{{\"game\":\"{game}\",\"size\":{},\"backend\":\"cpu\",\"threads\":{},\"mode\":\"search\",\
+        "{{\"game\":\"{game}\",\"size\":{},\"backend\":\"{backend}\",\"threads\":{},\"mode\":\"search\",\
          \"seconds\":{secs:.3},\"iterations\":{},\"iterations_per_sec\":{:.0},\"playouts_per_sec\":{:.0},\
          \"nodes\":{},\"memory_bytes\":{}}}",
         options.size,

@@ -151,6 +151,12 @@ pub struct BenchArgs {
     /// --gpu-playouts, --threads, --seconds).
     #[arg(long)]
     pub search: bool,
+    /// With --search: the tree's own speed, on a simulator that makes up
+    /// its statistics at once (real priors, --gpu-leaves leaves of
+    /// --gpu-playouts playouts a batch, as the GPU search): the most leaves
+    /// a second any simulator could get backed up.
+    #[arg(long, requires = "search")]
+    pub tree_only: bool,
     /// Evaluate every legal move of one position with --playouts playouts
     /// each, all in one simulator batch (GPU with --backend cuda or auto
     /// and a GPU, else the CPU); prints the rate and the best move.
@@ -291,7 +297,9 @@ pub fn main() -> i32 {
         Some(Command::Bench(args)) if args.all_moves => {
             return gpu::all_moves_bench(game, args, cli.backend, &cli.gpus, cli.gpu_policy);
         }
-        Some(Command::Bench(args)) if cli.backend == BackendArg::Cuda && args.search => {
+        Some(Command::Bench(args))
+            if cli.backend == BackendArg::Cuda && args.search && !args.tree_only =>
+        {
             return gpu::search_bench(game, args, &cli);
         }
         Some(Command::Bench(args)) if cli.backend == BackendArg::Cuda => {
@@ -311,6 +319,9 @@ pub fn main() -> i32 {
             threads: args.threads.unwrap_or(1) as usize,
             seconds: args.seconds,
             search: args.search,
+            tree_only: args
+                .tree_only
+                .then_some((cli.gpu_leaves as usize, cli.gpu_playouts)),
             policy: args.policy,
             seed: args.seed,
         };

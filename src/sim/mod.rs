@@ -10,6 +10,7 @@ pub mod cuda;
 pub mod go_rollout;
 pub mod havannah_rollout;
 pub mod rng;
+pub mod synthetic;
 
 use crate::game::{Color, Game};
 pub use rng::FastRng;
@@ -25,7 +26,7 @@ pub struct AmafCount {
 
 /// What a batch of playouts from one leaf produced. Sign convention: every
 /// value is from **Black's** point of view; the search converts.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LeafStats {
     pub playouts: u32,
     /// Playouts Black won; a draw counts 0.5.
