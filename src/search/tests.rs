@@ -490,3 +490,41 @@ fn throughput() {
         );
     }
 }
+
+#[test]
+fn urgency_is_michis_rave_blend() {
+    // The one-division form against β = a / (a + v + v·a / R) written out.
+    let cfg = SearchConfig::default();
+    let mut rng = crate::sim::FastRng::new(3);
+    for _ in 0..1000 {
+        let mut node = Node::new(Some(0u8), rng.below(50) as f32, 0.0);
+        node.prior_wins = node.prior_visits * rng.next_f32();
+        node.visits = rng.below(5000) as u64;
+        node.wins = node.visits as f64 * rng.next_f32() as f64;
+        node.virtual_loss = rng.below(3) * 64;
+        node.amaf_visits = rng.below(20000) as u64;
+        node.amaf_wins = node.amaf_visits as f64 * rng.next_f32() as f64;
+        let ln_parent = (1.0 + rng.below(100_000) as f64).ln();
+        let n = node.visits as f64 + node.virtual_loss as f64;
+        let v = n + node.prior_visits as f64;
+        let a = node.amaf_visits as f64;
+        let want = if v <= 0.0 && a <= 0.0 {
+            cfg.first_play_urgency
+        } else {
+            let own = if v > 0.0 {
+                (node.wins + node.prior_wins as f64) / v
+            } else {
+                0.0
+            };
+            let blend = if a > 0.0 {
+                let beta = a / (a + v + v * a / cfg.rave_equiv);
+                beta * (node.amaf_wins / a) + (1.0 - beta) * own
+            } else {
+                own
+            };
+            blend + cfg.exploration * (ln_parent / (n + 1.0)).sqrt()
+        };
+        let got = uct::urgency(&node, ln_parent, &cfg);
+        assert!((got - want).abs() < 1e-9, "{got} vs {want}");
+    }
+}

@@ -41,7 +41,15 @@ pub(super) struct Node<M> {
     /// parent played `mv` first, and how many of them that player won.
     pub amaf_visits: u64,
     pub amaf_wins: f64,
+    /// The dense AMAF index of `mv` ([`NO_AMAF`] for the root and pass),
+    /// computed once at expansion: the backup reads it for every child of
+    /// every node on the path, and recomputing it there (a division by the
+    /// board stride in Go) was a large part of the tree's time.
+    pub amaf_index: u32,
 }
+
+/// [`Node::amaf_index`] of a node whose move has no AMAF slot.
+pub(super) const NO_AMAF: u32 = u32::MAX;
 
 impl<M> Node<M> {
     pub fn new(mv: Option<M>, prior_visits: f32, prior_wins: f32) -> Self {
@@ -57,7 +65,13 @@ impl<M> Node<M> {
             prior_wins,
             amaf_visits: 0,
             amaf_wins: 0.0,
+            amaf_index: NO_AMAF,
         }
+    }
+
+    pub fn with_amaf_index(mut self, index: u32) -> Self {
+        self.amaf_index = index;
+        self
     }
 
     /// Ids of the children (empty until expanded).

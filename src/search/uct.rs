@@ -7,7 +7,7 @@
 //! (`LeafStats`) and are converted per node with the colour of that player.
 
 use super::config::SearchConfig;
-use super::tree::{Node, NodeId, Tree};
+use super::tree::{Node, NodeId, Tree, NO_AMAF};
 use crate::game::{Color, Game, Outcome};
 use crate::sim::{AmafCount, Prior, Simulator};
 
@@ -85,25 +85,32 @@ impl LeafResult<'_> {
 /// How urgently the player to move at the parent wants to try `child`:
 /// michi's RAVE blend of the child's own mean (with priors) and its AMAF
 /// mean, plus a small UCB term. Playouts in flight count as losses.
-pub(super) fn urgency<M>(child: &Node<M>, parent_visits: f64, cfg: &SearchConfig) -> f64 {
+/// `ln_parent` is ln(max(1, the parent's visits)), the same for every
+/// child.
+pub(super) fn urgency<M>(child: &Node<M>, ln_parent: f64, cfg: &SearchConfig) -> f64 {
     let n = child.visits as f64 + child.virtual_loss as f64;
     let v = n + child.prior_visits as f64;
     let amaf_n = child.amaf_visits as f64;
     if v <= 0.0 && amaf_n <= 0.0 {
         return cfg.first_play_urgency;
     }
-    let mut value = if v > 0.0 {
-        (child.wins + child.prior_wins as f64) / v
+    let own_wins = child.wins + child.prior_wins as f64;
+    let mut value = if cfg.rave_equiv > 0.0 {
+        // Gelly & Silver's β in michi's form, β = a / (a + v + v·a / R)
+        // with a AMAF and v own visits, blends the AMAF mean w_a / a and
+        // the own mean w / v. With k = 1 + a / R that blend is
+        // (w_a + k·w) / (a + k·v): one division per child instead of
+        // three (the tree's selection is most of its time). β → 1 with no
+        // own visits, and a = 0 leaves the own mean.
+        let k = 1.0 + amaf_n / cfg.rave_equiv;
+        (child.amaf_wins + k * own_wins) / (amaf_n + k * v)
+    } else if v > 0.0 {
+        own_wins / v
     } else {
         0.0
     };
-    if amaf_n > 0.0 && cfg.rave_equiv > 0.0 {
-        // Gelly & Silver's β in michi's form; β → 1 with no own visits.
-        let beta = amaf_n / (amaf_n + v + v * amaf_n / cfg.rave_equiv);
-        value = beta * (child.amaf_wins / amaf_n) + (1.0 - beta) * value;
-    }
     if cfg.exploration > 0.0 {
-        value += cfg.exploration * (parent_visits.max(1.0).ln() / (n + 1.0)).sqrt();
+        value += cfg.exploration * (ln_parent / (n + 1.0)).sqrt();
     }
     value
 }
@@ -116,10 +123,11 @@ where
 {
     let p = tree.node(parent);
     let parent_visits = p.visits as f64 + p.virtual_loss as f64;
+    let ln_parent = parent_visits.max(1.0).ln();
     let mut best = p.first_child;
     let mut best_value = f64::NEG_INFINITY;
     for id in p.children() {
-        let value = urgency(tree.node(id), parent_visits, cfg);
+        let value = urgency(tree.node(id), ln_parent, cfg);
         if value > best_value {
             best = id;
             best_value = value;
@@ -142,9 +150,14 @@ pub(super) fn expand<G: Game>(
     pos.legal_moves(&mut scratch.moves);
     sim.priors(pos, &scratch.moves, &mut scratch.priors);
     let even = cfg.prior_even_visits;
+    let (space, pass) = (pos.move_space(), pos.pass_move());
     let children = scratch.moves.iter().enumerate().map(|(i, &mv)| {
         let prior = scratch.priors.get(i).copied().unwrap_or_default();
-        Node::new(Some(mv), prior.visits + even, prior.wins + 0.5 * even)
+        let amaf = match pos.move_index(mv) {
+            i if Some(mv) != pass && i < space => i as u32,
+            _ => NO_AMAF,
+        };
+        Node::new(Some(mv), prior.visits + even, prior.wins + 0.5 * even).with_amaf_index(amaf)
     });
     let count = scratch.moves.len() as u32;
     match tree.nodes.alloc_run(children) {
@@ -240,11 +253,11 @@ pub(super) fn update<G: Game>(
     scratch: &mut Scratch<G::Move>,
 ) {
     let space = root_pos.move_space();
-    let pass = root_pos.pass_move();
-    // Dense index of a move for AMAF; pass is not a place, so it has none.
-    let amaf_index = |mv: Option<G::Move>| match mv {
-        Some(m) if Some(m) != pass => Some(root_pos.move_index(m)).filter(|&i| i < space),
-        _ => None,
+    // Dense index of a node's move for AMAF (set at expansion); pass is not
+    // a place, so it has none.
+    let amaf_index = |node: &Node<G::Move>| match node.amaf_index {
+        NO_AMAF => None,
+        i => Some(i as usize).filter(|&i| i < space),
     };
     let first_play = &mut scratch.first_play;
     first_play.clear();
@@ -256,7 +269,7 @@ pub(super) fn update<G: Game>(
         // The tree move just below this node was played before everything
         // already marked (deeper moves), so it overrides them.
         if let Some(&below) = path.nodes.get(depth + 1) {
-            if let Some(i) = amaf_index(tree.node(below).mv) {
+            if let Some(i) = amaf_index(tree.node(below)) {
                 first_play[i] = Some(to_move);
             }
         }
@@ -273,7 +286,7 @@ pub(super) fn update<G: Game>(
         }
         let children = node.children();
         for child in children {
-            let Some(i) = amaf_index(tree.node(child).mv) else {
+            let Some(i) = amaf_index(tree.node(child)) else {
                 continue;
             };
             let (plays, wins) = match first_play[i] {
