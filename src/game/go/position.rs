@@ -6,7 +6,6 @@ use super::board::{color_of, other, stone, Board, BLACK, EMPTY, MAX_CELLS, WHITE
 use super::{BoardSizeError, Move, Point};
 use crate::game::{Color, IllegalMove, IllegalReason};
 
-#[derive(Clone)]
 pub struct Position {
     pub(super) board: Board,
     komi: f32,
@@ -19,6 +18,33 @@ pub struct Position {
     /// generation late in a 19x19 game tests hundreds of moves against
     /// hundreds of positions). A board play may not recreate any of them.
     history: Vec<u64>,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Self {
+        Position {
+            board: self.board,
+            komi: self.komi,
+            to_move: self.to_move,
+            passes: self.passes,
+            move_number: self.move_number,
+            last_move: self.last_move,
+            history: self.history.clone(),
+        }
+    }
+
+    /// Reuses `self`'s history allocation and copies only the board cells
+    /// in use ([`Board::copy_from`]): the search resets a position to its
+    /// root once per descent.
+    fn clone_from(&mut self, other: &Self) {
+        self.board.copy_from(&other.board);
+        self.komi = other.komi;
+        self.to_move = other.to_move;
+        self.passes = other.passes;
+        self.move_number = other.move_number;
+        self.last_move = other.last_move;
+        self.history.clone_from(&other.history);
+    }
 }
 
 impl Position {

@@ -546,3 +546,50 @@ fn neighbours_and_string_stones_follow_the_board() {
     expected.sort();
     assert_eq!(stones, expected);
 }
+
+/// A random legal game of `moves` plies from the empty board (fewer if
+/// no move is left).
+fn random_game(size: usize, moves: usize, seed: u64) -> Position {
+    let mut pos = Position::new(size, 7.0).unwrap();
+    let mut rng = crate::sim::FastRng::new(seed);
+    let mut legal = Vec::new();
+    for _ in 0..moves {
+        pos.legal_moves(&mut legal);
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[rng.below(legal.len() as u32) as usize];
+        pos.play_unchecked(mv);
+    }
+    pos
+}
+
+#[test]
+fn clone_from_equals_clone_and_plays_on_alike() {
+    let mut rng = crate::sim::FastRng::new(5);
+    for (size, other_size) in [(9, 9), (13, 13), (19, 19), (9, 19), (19, 9)] {
+        for seed in 0..4 {
+            let source = random_game(size, 30 + 20 * seed as usize, seed);
+            // A destination that held another game (maybe another size).
+            let mut copied = random_game(other_size, 40, seed + 100);
+            copied.clone_from(&source);
+            let mut cloned = source.clone();
+            let mut legal_a = Vec::new();
+            let mut legal_b = Vec::new();
+            for _ in 0..60 {
+                assert_eq!(copied.board().hash(), cloned.board().hash());
+                assert_eq!(copied.to_move(), cloned.to_move());
+                copied.legal_moves(&mut legal_a);
+                cloned.legal_moves(&mut legal_b);
+                assert_eq!(legal_a, legal_b);
+                if legal_a.is_empty() {
+                    break;
+                }
+                let mv = legal_a[rng.below(legal_a.len() as u32) as usize];
+                copied.play_unchecked(mv);
+                cloned.play_unchecked(mv);
+            }
+            assert_eq!(copied.outcome(), cloned.outcome());
+        }
+    }
+}
