@@ -235,31 +235,13 @@ impl Gpu {
                     "patterns"
                 };
                 let f = self.go_bits_function(name, size)?;
-                let cfg = match self.threads_per_sm {
-                    Some(t) => playout_config(leaf_count, playouts_per_leaf, sms, t),
-                    None => {
-                        let block = super::tuning::PLAYOUT_BLOCK;
-                        let per_sm =
-                            f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None)?;
-                        whole_waves_config(leaf_count, playouts_per_leaf, sms * per_sm.max(1), 32)
-                    }
-                };
+                let cfg = self.waves_config(&f, leaf_count, playouts_per_leaf, 32)?;
                 (f, cfg)
             }
             GoKernel::Rows => {
-                check_go_size(size)?;
-                let f = self.go.load_function(&format!("go_rows_random_{size}"))?;
-                let cfg = match self.threads_per_sm {
-                    // 32 threads a playout: sized as 32 times the playouts.
-                    Some(t) => playout_config(leaf_count, playouts_per_leaf * 32, sms, t),
-                    None => {
-                        let block = super::tuning::PLAYOUT_BLOCK;
-                        let per_sm =
-                            f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None)?;
-                        // A warp plays one playout at a time.
-                        whole_waves_config(leaf_count, playouts_per_leaf, sms * per_sm.max(1), 1)
-                    }
-                };
+                // A warp plays one playout at a time.
+                let f = self.go_function("rows_random", size)?;
+                let cfg = self.waves_config(&f, leaf_count, playouts_per_leaf, 1)?;
                 (f, cfg)
             }
             GoKernel::PlayoutPerThreadShared => {
@@ -324,6 +306,36 @@ impl Gpu {
     /// Grid for a kernel whose threads keep their boards in dynamic shared
     /// memory (`per_thread` bytes each): one block per multiprocessor with
     /// as many threads as fit, every leaf getting at least one block.
+    /// Grid for `f`, a kernel whose warps each play `playouts_per_warp`
+    /// playouts a round: whole waves of the blocks the occupancy
+    /// calculator fits, unless `threads_per_sm` is set (then sized as if
+    /// each playout took 32 / `playouts_per_warp` threads).
+    fn waves_config(
+        &self,
+        f: &CudaFunction,
+        leaf_count: u32,
+        playouts_per_leaf: u32,
+        playouts_per_warp: u32,
+    ) -> Result<LaunchConfig, CudaError> {
+        let sms = self.info.multiprocessors.max(1) as u32;
+        Ok(match self.threads_per_sm {
+            Some(t) => {
+                let thread_playouts = playouts_per_leaf * (32 / playouts_per_warp.clamp(1, 32));
+                playout_config(leaf_count, thread_playouts, sms, t)
+            }
+            None => {
+                let block = super::tuning::PLAYOUT_BLOCK;
+                let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None)?;
+                whole_waves_config(
+                    leaf_count,
+                    playouts_per_leaf,
+                    sms * per_sm.max(1),
+                    playouts_per_warp,
+                )
+            }
+        })
+    }
+
     fn shared_config(
         &self,
         f: &CudaFunction,
@@ -511,10 +523,7 @@ impl Gpu {
             GoKernel::Bitboard | GoKernel::BitboardPatterns => {
                 self.go_bits_function("replay", size)?
             }
-            GoKernel::Rows => {
-                check_go_size(size)?;
-                self.go.load_function(&format!("go_rows_replay_{size}"))?
-            }
+            GoKernel::Rows => self.go_function("rows_replay", size)?,
         };
         let sequences = check_sequences(moves.len(), max_moves)?;
         let d_moves = self.stream.clone_htod(moves)?;
