@@ -18,6 +18,8 @@ pub struct BenchOptions {
     pub game: GameKind,
     pub size: usize,
     pub threads: usize,
+    /// Search trees (`--trees`, root parallelism).
+    pub trees: usize,
     pub seconds: f64,
     pub search: bool,
     /// `--tree-only`: the search on the synthetic simulator, with (leaves
@@ -141,6 +143,7 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) {
     let (leaves_per_batch, playouts_per_leaf) = options.tree_only.unwrap_or((1, 1));
     let config = SearchConfig {
         threads: options.threads,
+        trees: options.trees,
         seed: options.seed,
         leaves_per_batch,
         playouts_per_leaf,
@@ -155,11 +158,12 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) {
     let info = search.run(&limits, &AtomicBool::new(false), None);
     let secs = info.elapsed.as_secs_f64().max(1e-9);
     println!(
-        "{{\"game\":\"{game}\",\"size\":{},\"backend\":\"{backend}\",\"threads\":{},\"mode\":\"search\",\
+        "{{\"game\":\"{game}\",\"size\":{},\"backend\":\"{backend}\",\"threads\":{},\"trees\":{},\"mode\":\"search\",\
          \"seconds\":{secs:.3},\"iterations\":{},\"iterations_per_sec\":{:.0},\"playouts_per_sec\":{:.0},\
          \"nodes\":{},\"memory_bytes\":{}}}",
         options.size,
         options.threads,
+        options.trees.clamp(1, options.threads.max(1)),
         info.iterations,
         info.iterations as f64 / secs,
         info.playouts as f64 / secs,

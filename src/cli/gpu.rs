@@ -78,10 +78,18 @@ pub fn resolve_backend(
     match arg {
         BackendArg::Cpu => Ok(Backend::Cpu),
         BackendArg::Cuda => usable_gpus(gpus)
-            .map(|gpus| Backend::Cuda { gpus, go_policy })
+            .map(|gpus| Backend::Cuda {
+                gpus,
+                go_policy,
+                slots: cuda::tuning::SLOTS_PER_GPU,
+            })
             .map_err(|e| format!("--backend cuda: no usable GPU: {e}")),
         BackendArg::Auto => match usable_gpus(gpus) {
-            Ok(gpus) => Ok(Backend::Cuda { gpus, go_policy }),
+            Ok(gpus) => Ok(Backend::Cuda {
+                gpus,
+                go_policy,
+                slots: cuda::tuning::SLOTS_PER_GPU,
+            }),
             Err(e) => {
                 tracing::warn!("no usable GPU ({e}); playouts run on the CPU");
                 Ok(Backend::Cpu)
@@ -242,10 +250,20 @@ pub fn search_bench(game: GameKind, args: &super::BenchArgs, cli: &super::Cli) -
         eprintln!("warpstone bench: --seconds must be more than 0 and at most 3600");
         return 2;
     }
+    let threads = args
+        .threads
+        .map_or_else(|| super::gpu_default_threads(gpus.len()), |t| t as usize);
     let opts = super::gpu_bench::SearchBench {
-        threads: args
-            .threads
-            .map_or_else(|| super::gpu_default_threads(gpus.len()), |t| t as usize),
+        threads,
+        trees: cli
+            .trees
+            .map_or_else(|| super::gpu_default_trees(threads), |t| t as usize),
+        slots: super::gpu_slots(
+            cli.trees
+                .map_or_else(|| super::gpu_default_trees(threads), |t| t as usize)
+                .min(threads),
+            gpus.len(),
+        ),
         gpus,
         leaves: args.leaves.max(1),
         playouts: args.playouts,
@@ -350,7 +368,11 @@ where
     G: crate::sim::Rollout + cuda::KernelPosition,
 {
     match backend {
-        Backend::Cuda { gpus, go_policy } => cuda::GpuSimulator::<G>::new(gpus)
+        Backend::Cuda {
+            gpus,
+            go_policy,
+            slots,
+        } => cuda::GpuSimulator::<G>::new(gpus, *slots)
             .map(|s| {
                 Box::new(s.with_go_policy(*go_policy).without_cpu_fallback())
                     as Box<dyn Simulator<G>>

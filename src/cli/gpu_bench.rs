@@ -27,6 +27,10 @@ pub struct SearchBench {
     pub leaves: usize,
     pub playouts: u32,
     pub threads: usize,
+    /// Search trees (root parallelism).
+    pub trees: usize,
+    /// Launch slots per GPU.
+    pub slots: usize,
     pub gpu_leaves: usize,
     pub gpu_playouts: u32,
     pub seconds: f64,
@@ -43,7 +47,8 @@ pub fn run<G: KernelPosition + Rollout>(
     spread: usize,
     opts: &SearchBench,
 ) -> Result<(), CudaError> {
-    let sim = Arc::new(GpuSimulator::<G>::new(&opts.gpus)?.with_go_policy(opts.go_policy));
+    let sim =
+        Arc::new(GpuSimulator::<G>::new(&opts.gpus, opts.slots)?.with_go_policy(opts.go_policy));
     let device = sim.device_name();
     let policy = match game {
         "go" => opts.go_policy.name(),
@@ -80,6 +85,7 @@ pub fn run<G: KernelPosition + Rollout>(
 
     let config = SearchConfig {
         threads: opts.threads.max(1),
+        trees: opts.trees,
         leaves_per_batch: opts.gpu_leaves.max(1),
         playouts_per_leaf: opts.gpu_playouts.max(1),
         seed: opts.seed,
@@ -96,12 +102,13 @@ pub fn run<G: KernelPosition + Rollout>(
     let secs = info.elapsed.as_secs_f64().max(1e-9);
     let rate = info.playouts as f64 / secs;
     println!(
-        "{{{head},\"mode\":\"search\",\"leaves_per_batch\":{},\"playouts_per_leaf\":{},\"threads\":{},\
+        "{{{head},\"mode\":\"search\",\"leaves_per_batch\":{},\"playouts_per_leaf\":{},\"threads\":{},\"trees\":{},\
          \"seconds\":{secs:.3},\"iterations\":{},\"backed_up_playouts_per_sec\":{rate:.0},\
          \"fraction_of_kernel\":{:.3},\"fraction_of_kernel_batches\":{:.3},\"nodes\":{},\"gpu_memory_bytes\":{}}}",
         opts.gpu_leaves,
         opts.gpu_playouts,
         opts.threads,
+        opts.trees.clamp(1, opts.threads.max(1)),
         info.iterations,
         rate / kernel.max(1.0),
         rate / shape.max(1.0),

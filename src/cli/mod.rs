@@ -33,6 +33,13 @@ pub struct Cli {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 
+    /// Independent search trees, merged at the root to decide (root
+    /// parallelism); the threads are dealt to them. One tree behind one
+    /// lock grows only as fast as one core descends it, so with a GPU the
+    /// default is one tree per two threads; on the CPU, one tree.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub trees: Option<u32>,
+
     /// GPU backend: leaves each search thread selects and sends to the GPU
     /// in one batch (one launch).
     #[arg(long, value_name = "N", default_value_t = GPU_LEAVES_PER_BATCH, global = true,
@@ -263,6 +270,20 @@ fn gpu_default_threads(gpus: usize) -> usize {
     2 * crate::sim::cuda::tuning::SLOTS_PER_GPU * gpus.max(1)
 }
 
+/// Trees with the GPU backend: one per two threads, so that each tree has
+/// one batch on the GPU while its other thread descends or backs up.
+fn gpu_default_trees(threads: usize) -> usize {
+    threads.div_ceil(2)
+}
+
+/// Launch slots per GPU: at least the usual two, and enough for one batch
+/// of every tree in flight at once.
+fn gpu_slots(trees: usize, gpus: usize) -> usize {
+    trees
+        .div_ceil(gpus.max(1))
+        .max(crate::sim::cuda::tuning::SLOTS_PER_GPU)
+}
+
 /// Memory kept back from `--max-memory` for everything but the tree:
 /// binary, stacks, playout buffers, the runtime.
 const NON_TREE_ALLOWANCE_MB: u64 = 32;
@@ -317,6 +338,7 @@ pub fn main() -> i32 {
             game,
             size: args.size,
             threads: args.threads.unwrap_or(1) as usize,
+            trees: cli.trees.map_or(1, |t| t as usize),
             seconds: args.seconds,
             search: args.search,
             tree_only: args
@@ -348,18 +370,24 @@ pub fn main() -> i32 {
     };
     let mut search = SearchConfig {
         threads: cli.threads.map_or_else(default_threads, |t| t as usize),
+        trees: cli.trees.map_or(1, |t| t as usize),
         max_memory_bytes: tree_budget_bytes(cli.max_memory),
         seed,
         resign_threshold: (cli.resign_threshold > 0.0).then_some(cli.resign_threshold),
         ..SearchConfig::default()
     };
-    if let Backend::Cuda { gpus, .. } = &backend {
+    let mut backend = backend;
+    if let Backend::Cuda { gpus, slots, .. } = &mut backend {
         // Batches of leaves, many playouts each (see GPU_LEAVES_PER_BATCH).
         search.leaves_per_batch = cli.gpu_leaves as usize;
         search.playouts_per_leaf = cli.gpu_playouts;
         search.threads = cli
             .threads
             .map_or_else(|| gpu_default_threads(gpus.len()), |t| t as usize);
+        search.trees = cli
+            .trees
+            .map_or_else(|| gpu_default_trees(search.threads), |t| t as usize);
+        *slots = gpu_slots(search.trees.min(search.threads), gpus.len());
     }
     let options = EngineOptions {
         search,

@@ -155,9 +155,14 @@ pub fn simulator_for<G>(backend: &Backend) -> std::sync::Arc<dyn crate::sim::Sim
 where
     G: crate::sim::Rollout + crate::sim::cuda::KernelPosition,
 {
-    if let Backend::Cuda { gpus, go_policy } = backend {
+    if let Backend::Cuda {
+        gpus,
+        go_policy,
+        slots,
+    } = backend
+    {
         let started = std::time::Instant::now();
-        match crate::sim::cuda::GpuSimulator::<G>::new(gpus) {
+        match crate::sim::cuda::GpuSimulator::<G>::new(gpus, *slots) {
             Ok(sim) => {
                 let sim = sim.with_go_policy(*go_policy);
                 tracing::info!(

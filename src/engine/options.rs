@@ -15,6 +15,8 @@ pub enum Backend {
     Cuda {
         gpus: Vec<usize>,
         go_policy: GoPolicy,
+        /// Launch slots per GPU (batches in flight on each).
+        slots: usize,
     },
 }
 

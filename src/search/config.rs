@@ -78,6 +78,10 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 pub struct SearchConfig {
     /// Search threads (tree parallelism with virtual loss). 0 is taken as 1.
     pub threads: usize,
+    /// Independent trees searched side by side and merged at the root
+    /// (root parallelism); threads are dealt to them round-robin. Taken as
+    /// at least 1 and at most `threads`.
+    pub trees: usize,
     /// Cap on tree-node memory; expansion stops when it would be exceeded.
     pub max_memory_bytes: usize,
     /// Base seed; each simulate call uses `seed + simulation counter`.
@@ -109,6 +113,7 @@ impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
             threads: 1,
+            trees: 1,
             max_memory_bytes: MAX_MEMORY_BYTES,
             seed: 0,
             playouts_per_leaf: 1,

@@ -3,6 +3,7 @@
 //! decision.
 
 use super::config::{SearchConfig, LCB_Z};
+use super::root::{self, RootMove};
 use super::tree::{Node, NodeId, Tree};
 use crate::game::Game;
 use std::cmp::Ordering;
@@ -102,6 +103,13 @@ fn rank<M>(a: &Node<M>, b: &Node<M>) -> Ordering {
         .then_with(|| value(b).partial_cmp(&value(a)).unwrap_or(Ordering::Equal))
 }
 
+/// [`rank`] for root moves merged over the trees.
+fn rank_root<M>(a: &RootMove<M>, b: &RootMove<M>) -> Ordering {
+    b.visits
+        .cmp(&a.visits)
+        .then_with(|| b.value().partial_cmp(&a.value()).unwrap_or(Ordering::Equal))
+}
+
 /// The best child of `id` by [`rank`], if it has any.
 pub(super) fn best_child<M: Copy>(tree: &Tree<M>, id: NodeId) -> Option<NodeId> {
     let node = tree.node(id);
@@ -139,9 +147,10 @@ fn lower_bound(p: f64, n: u64) -> f64 {
     (p - LCB_Z * (p * (1.0 - p) / n as f64).sqrt()).clamp(0.0, 1.0)
 }
 
-/// A snapshot of `tree` for reports and the final answer.
+/// A snapshot of the trees (see [`super::root`]) for reports and the final
+/// answer.
 pub(super) fn collect<G: Game>(
-    tree: &Tree<G::Move>,
+    trees: &[&Tree<G::Move>],
     root_pos: Option<&G>,
     run: RunCounters,
 ) -> SearchInfo<G::Move> {
@@ -149,85 +158,89 @@ pub(super) fn collect<G: Game>(
         playouts: run.playouts,
         iterations: run.iterations,
         elapsed: run.elapsed,
-        nodes: tree.nodes.len(),
-        memory_bytes: tree.nodes.bytes(),
-        memory_capped: tree.memory_capped,
+        nodes: trees.iter().map(|t| t.nodes.len()).sum(),
+        memory_bytes: trees.iter().map(|t| t.nodes.bytes()).sum(),
+        memory_capped: trees.iter().any(|t| t.memory_capped),
         ..SearchInfo::default()
     };
     if let Some(pos) = root_pos {
-        let t = &tree.totals;
-        let n = t.playouts.max(1) as f64;
+        let n = trees.iter().map(|t| t.totals.playouts).sum::<u64>().max(1) as f64;
+        let score: f64 = trees.iter().map(|t| t.totals.score_sum).sum();
         info.ownership = (0..pos.move_space())
-            .map(|i| (t.ownership.get(i).copied().unwrap_or(0.0) / n) as f32)
+            .map(|i| {
+                let sum: f64 = trees
+                    .iter()
+                    .map(|t| t.totals.ownership.get(i).copied().unwrap_or(0.0))
+                    .sum();
+                (sum / n) as f32
+            })
             .collect();
-        info.score_lead = (t.score_sum / n) as f32;
+        info.score_lead = (score / n) as f32;
     }
-    let Some(root) = tree.root else {
+    if trees.iter().all(|t| t.root.is_none()) {
         return info;
-    };
-    let root_node = tree.node(root);
-    info.root_visits = root_node.visits;
+    }
+    let (root_visits, root_wins) = root::root_totals(trees);
+    info.root_visits = root_visits;
 
-    let prior_total: f64 = root_node
-        .children()
-        .map(|c| tree.node(c).prior_wins as f64)
-        .sum();
-    let mut children: Vec<NodeId> = root_node
-        .children()
-        .filter(|&c| tree.node(c).visits > 0)
-        .collect();
-    children.sort_by(|&a, &b| rank(tree.node(a), tree.node(b)));
-    info.candidates = children
+    let mut moves = root::merge(trees);
+    let prior_total: f64 = moves.iter().map(|m| m.prior_wins as f64).sum();
+    let count = moves.len();
+    moves.retain(|m| m.visits > 0);
+    moves.sort_by(rank_root);
+    info.candidates = moves
         .iter()
-        .filter_map(|&c| {
-            let node = tree.node(c);
-            let winrate = node.winrate()?;
+        .filter_map(|m| {
+            let winrate = m.winrate()?;
             let prior = match prior_total > 0.0 {
-                true => node.prior_wins as f64 / prior_total,
-                false => 1.0 / root_node.num_children as f64,
+                true => m.prior_wins as f64 / prior_total,
+                false => 1.0 / count as f64,
             };
+            let (t, id) = m.source;
             Some(Candidate {
-                mv: node.mv?,
-                visits: node.visits,
+                mv: m.mv,
+                visits: m.visits,
                 winrate: winrate as f32,
                 prior: prior as f32,
-                lcb: lower_bound(winrate, node.visits) as f32,
-                pv: principal_variation(tree, c),
+                lcb: lower_bound(winrate, m.visits) as f32,
+                pv: principal_variation(trees[t], id),
             })
         })
         .collect();
-    info.winrate = match (info.candidates.first(), root_node.winrate()) {
-        (Some(best), _) => best.winrate,
+    info.winrate = match info.candidates.first() {
+        Some(best) => best.winrate,
         // The root's own wins are for the player who moved into it.
-        (None, Some(w)) => (1.0 - w) as f32,
-        (None, None) => 0.5,
+        None if root_visits > 0 => (1.0 - root_wins / root_visits as f64) as f32,
+        None => 0.5,
     };
     info
 }
 
-/// The move to play (most visits, ties by value), or resignation when the
-/// root winrate is below the threshold after enough visits. `None` when the
-/// root position has no move.
+/// The move to play (most visits over all trees, ties by value), or
+/// resignation when its winrate is below the threshold after enough
+/// visits. `None` when the root position has no move.
 pub(super) fn decide<G: Game>(
-    tree: &Tree<G::Move>,
+    trees: &[&Tree<G::Move>],
     root_pos: Option<&G>,
     cfg: &SearchConfig,
 ) -> Option<Decision<G::Move>> {
     let pos = root_pos?;
-    let root = tree.root.filter(|&r| tree.node(r).expanded);
-    let Some(root) = root else {
+    let searched = trees
+        .iter()
+        .any(|t| t.root.is_some_and(|r| t.node(r).expanded));
+    if !searched {
         // Never searched, or not even the root fit in memory: any legal
         // move beats no answer.
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         return moves.first().map(|&m| Decision::Play(m));
-    };
-    let best = best_child(tree, root)?;
-    let root_node = tree.node(root);
-    if let (Some(threshold), Some(w)) = (cfg.resign_threshold, tree.node(best).winrate()) {
-        if root_node.visits >= cfg.resign_min_visits && (w as f32) < threshold {
+    }
+    let best = root::merge(trees).into_iter().min_by(rank_root)?;
+    let (root_visits, _) = root::root_totals(trees);
+    if let (Some(threshold), Some(w)) = (cfg.resign_threshold, best.winrate()) {
+        if root_visits >= cfg.resign_min_visits && (w as f32) < threshold {
             return Some(Decision::Resign);
         }
     }
-    tree.node(best).mv.map(Decision::Play)
+    Some(Decision::Play(best.mv))
 }

@@ -3,7 +3,7 @@
 //!
 //! Read it like michi: [`uct`] holds the algorithm (descend, expand, update
 //! with AMAF), [`tree`] the arena it runs on, [`search`] the threads and
-//! limits around it, [`info`] what is reported, [`time`] how long to think.
+//! limits around it, [`root`] how several trees are merged, [`info`] what is reported, [`time`] how long to think.
 //! Every tuning constant is in [`config`].
 //!
 //! Sign conventions: simulator results are from Black's point of view; a
@@ -13,6 +13,7 @@
 
 pub mod config;
 mod info;
+mod root;
 #[allow(clippy::module_inception)]
 mod search;
 pub mod time;
@@ -21,6 +22,8 @@ mod uct;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_root;
 #[cfg(test)]
 mod toy;
 

@@ -1,18 +1,22 @@
 //! The search driver: threads, limits, tree reuse, reporting.
 //!
-//! Tree parallelism: `threads` workers share the tree behind one mutex. Each
-//! locks, descends to `leaves_per_batch` leaves (virtual loss spreads them
-//! out), unlocks, simulates the batch in one `Simulator::simulate` call,
-//! locks again and backs the results up. The calling thread only waits,
-//! reports progress and collects the answer.
+//! Tree parallelism inside a tree, root parallelism across trees: the
+//! search grows `trees` independent trees (see [`super::root`]), each
+//! behind its own mutex, and `threads` workers are dealt round-robin to
+//! them. A worker locks its tree, descends to `leaves_per_batch` leaves
+//! (virtual loss spreads them out), unlocks, simulates the batch in one
+//! `Simulator::simulate` call, locks again and backs the results up. The
+//! calling thread only waits, reports progress and collects the answer.
+//! Limits, counters and the seed sequence are shared by all trees.
 
 use super::config::{Limits, SearchConfig, EARLY_STOP_CHECK_EVERY, EARLY_STOP_MIN_ELAPSED};
 use super::info::{self, Decision, RunCounters, SearchInfo};
+use super::root;
 use super::tree::{NodeId, Tree};
 use super::uct::{self, Context, LeafResult, Path, Scratch};
 use crate::game::{Game, Outcome};
 use crate::sim::{LeafStats, Simulator};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -20,7 +24,9 @@ use std::time::{Duration, Instant};
 pub struct Search<G: Game> {
     config: SearchConfig,
     sim: Arc<dyn Simulator<G>>,
-    pub(super) tree: Tree<G::Move>,
+    /// One tree per [`tree_count`]; each gets an equal share of the memory
+    /// cap.
+    pub(super) trees: Vec<Tree<G::Move>>,
     root_pos: Option<G>,
     /// Simulate calls are seeded with `config.seed + simulations` (leaves
     /// simulated since the last `clear`), so runs are reproducible.
@@ -33,11 +39,11 @@ pub type Report<'a, M> = (Duration, &'a mut (dyn FnMut(&SearchInfo<M>) + Send));
 
 impl<G: Game> Search<G> {
     pub fn new(config: SearchConfig, sim: Arc<dyn Simulator<G>>) -> Self {
-        let tree = Tree::new(config.max_memory_bytes);
+        let trees = fresh_trees(&config);
         Search {
             config,
             sim,
-            tree,
+            trees,
             root_pos: None,
             simulations: 0,
             last_run: RunCounters::default(),
@@ -48,23 +54,28 @@ impl<G: Game> Search<G> {
         &self.config
     }
 
-    /// Replaces the whole configuration; a new memory cap starts a fresh tree.
+    /// Replaces the whole configuration; a new memory cap or tree count
+    /// starts fresh trees.
     pub fn set_config(&mut self, config: SearchConfig) {
-        let new_cap = config.max_memory_bytes != self.config.max_memory_bytes;
+        let old = (self.config.max_memory_bytes, tree_count(&self.config));
         self.config = config;
-        if new_cap {
-            self.tree = Tree::new(self.config.max_memory_bytes);
+        if old != (self.config.max_memory_bytes, tree_count(&self.config)) {
+            self.trees = fresh_trees(&self.config);
         }
     }
 
+    /// Search threads; fresh trees if that changes how many there are.
     pub fn set_threads(&mut self, n: usize) {
-        self.config.threads = n.max(1);
+        self.set_config(SearchConfig {
+            threads: n.max(1),
+            ..self.config.clone()
+        });
     }
 
-    /// A new node-memory cap; the tree starts afresh (it may not fit).
+    /// A new node-memory cap; the trees start afresh (they may not fit).
     pub fn set_max_memory(&mut self, bytes: usize) {
         self.config.max_memory_bytes = bytes;
-        self.tree = Tree::new(bytes);
+        self.trees = fresh_trees(&self.config);
     }
 
     pub fn set_seed(&mut self, seed: u64) {
@@ -94,25 +105,32 @@ impl<G: Game> Search<G> {
     /// has the same history, so superko legality of the kept children holds.)
     pub fn set_position(&mut self, pos: &G) {
         let target = pos.hash();
-        let kept = match (&self.root_pos, self.tree.root) {
-            (Some(old), Some(_)) if old.hash() == target => {
-                self.root_pos = Some(pos.clone());
-                return;
-            }
-            (Some(old), Some(root)) => find_descendant(&self.tree, root, old, target),
-            _ => None,
-        };
-        self.tree = match kept {
-            Some(id) => self.tree.subtree(id),
-            None => Tree::new(self.config.max_memory_bytes),
-        };
+        if self
+            .root_pos
+            .as_ref()
+            .is_some_and(|old| old.hash() == target)
+        {
+            self.root_pos = Some(pos.clone());
+            return;
+        }
+        let cap = tree_cap(&self.config);
+        for tree in &mut self.trees {
+            let kept = match (&self.root_pos, tree.root) {
+                (Some(old), Some(root)) => find_descendant(tree, root, old, target),
+                _ => None,
+            };
+            *tree = match kept {
+                Some(id) => tree.subtree(id),
+                None => Tree::new(cap),
+            };
+        }
         self.root_pos = Some(pos.clone());
         self.last_run = RunCounters::default();
     }
 
-    /// Forgets the tree and the position (a new game).
+    /// Forgets the trees and the position (a new game).
     pub fn clear(&mut self) {
-        self.tree = Tree::new(self.config.max_memory_bytes);
+        self.trees = fresh_trees(&self.config);
         self.root_pos = None;
         self.simulations = 0;
         self.last_run = RunCounters::default();
@@ -120,12 +138,16 @@ impl<G: Game> Search<G> {
 
     /// The current snapshot (after a run: its final state).
     pub fn info(&self) -> SearchInfo<G::Move> {
-        info::collect(&self.tree, self.root_pos.as_ref(), self.last_run)
+        info::collect(&self.tree_refs(), self.root_pos.as_ref(), self.last_run)
     }
 
     /// Most visited move, or resignation; `None` if there is no legal move.
     pub fn decide(&self) -> Option<Decision<G::Move>> {
-        info::decide(&self.tree, self.root_pos.as_ref(), &self.config)
+        info::decide(&self.tree_refs(), self.root_pos.as_ref(), &self.config)
+    }
+
+    fn tree_refs(&self) -> Vec<&Tree<G::Move>> {
+        self.trees.iter().collect()
     }
 
     /// Searches until a limit is reached, `stop` is set, or (with
@@ -142,55 +164,75 @@ impl<G: Game> Search<G> {
         let Some(root_pos) = self.root_pos.as_ref() else {
             return SearchInfo::default();
         };
-        let Some(root) = self.tree.root else {
-            // Not even the root fits under the memory cap.
+        // Trees whose root did not fit under the memory cap sit out.
+        let states: Vec<_> = self
+            .trees
+            .iter_mut()
+            .filter_map(|tree| {
+                let root = tree.root?;
+                Some(Mutex::new(RunState { tree, root }))
+            })
+            .collect();
+        let states_len = states.len();
+        if states.is_empty() {
             self.last_run = RunCounters::default();
             return self.info();
-        };
+        }
         let shared = Shared {
-            state: Mutex::new(RunState {
-                tree: &mut self.tree,
-                simulations: self.simulations,
-                started_playouts: 0,
-                done: RunCounters::default(),
-                next_early_check: EARLY_STOP_CHECK_EVERY,
-            }),
-            ctx: Context {
-                root,
-                root_pos,
-                sim: self.sim.as_ref(),
-                cfg: &self.config,
-                weight: self.config.playouts_per_leaf.max(1),
-            },
+            states,
+            root_pos,
+            sim: self.sim.as_ref(),
+            cfg: &self.config,
+            weight: self.config.playouts_per_leaf.max(1),
             limits: *limits,
             start,
             deadline: limits.time.map(|t| start + t),
             stop,
             halt: AtomicBool::new(false),
+            simulations: AtomicU64::new(self.simulations),
+            started_playouts: AtomicU64::new(0),
+            done_playouts: AtomicU64::new(0),
+            done_iterations: AtomicU64::new(0),
+            next_early_check: AtomicU64::new(EARLY_STOP_CHECK_EVERY),
+            root_visits: Mutex::new(vec![Vec::new(); states_len]),
         };
         let threads = self.config.threads.max(1);
         std::thread::scope(|s| {
             let (alive, all_done) = mpsc::channel::<()>();
-            for _ in 0..threads {
+            for worker in 0..threads {
                 let alive = alive.clone();
                 let shared = &shared;
                 s.spawn(move || {
                     // Dropped when the worker ends, even by panic.
                     let _alive = alive;
-                    shared.work();
+                    shared.work(worker % shared.states.len());
                 });
             }
             drop(alive);
             wait_and_report(&shared, &all_done, report);
         });
-        let state = shared.state.into_inner().unwrap_or_else(|e| e.into_inner());
-        self.simulations = state.simulations;
-        self.last_run = RunCounters {
-            elapsed: start.elapsed(),
-            ..state.done
-        };
+        self.simulations = shared.simulations.load(Ordering::Relaxed);
+        self.last_run = shared.counters();
+        drop(shared);
         self.info()
     }
+}
+
+/// How many trees the search grows: `config.trees`, but never more than
+/// there are threads to work on them.
+fn tree_count(config: &SearchConfig) -> usize {
+    config.trees.clamp(1, config.threads.max(1))
+}
+
+/// Each tree's share of the node-memory cap.
+fn tree_cap(config: &SearchConfig) -> usize {
+    config.max_memory_bytes / tree_count(config)
+}
+
+fn fresh_trees<M: Copy>(config: &SearchConfig) -> Vec<Tree<M>> {
+    (0..tree_count(config))
+        .map(|_| Tree::new(tree_cap(config)))
+        .collect()
 }
 
 /// Blocks until every worker has finished, calling `report` on schedule.
@@ -212,12 +254,9 @@ fn wait_and_report<G: Game>(
             Err(mpsc::RecvTimeoutError::Disconnected) => return,
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 let snapshot = {
-                    let state = shared.lock();
-                    let run = RunCounters {
-                        elapsed: shared.start.elapsed(),
-                        ..state.done
-                    };
-                    info::collect(state.tree, Some(shared.ctx.root_pos), run)
+                    let guards = shared.lock_all();
+                    let trees: Vec<_> = guards.iter().map(|g| &*g.tree).collect();
+                    info::collect(&trees, Some(shared.root_pos), shared.counters())
                 };
                 callback(&snapshot);
                 // A slow callback skips reports rather than bunching them.
@@ -257,23 +296,41 @@ fn find_descendant<G: Game>(
 
 /// What the workers share during one run.
 struct Shared<'a, G: Game> {
-    state: Mutex<RunState<'a, G::Move>>,
-    ctx: Context<'a, G>,
+    /// One per tree with a root. A worker holds at most one of these locks
+    /// at a time, except through [`Shared::lock_all`], which takes them in
+    /// order: no deadlock.
+    states: Vec<Mutex<RunState<'a, G::Move>>>,
+    root_pos: &'a G,
+    sim: &'a dyn Simulator<G>,
+    cfg: &'a SearchConfig,
+    /// Playouts per leaf: the virtual loss one descent adds to its path.
+    weight: u32,
     limits: Limits,
     start: Instant,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
     /// Set by a worker that found a reason to end the run.
     halt: AtomicBool,
+    /// Leaves handed to the simulator so far (the seed sequence).
+    simulations: AtomicU64,
+    /// Playouts reserved by batches started in this run (the playout
+    /// limit is enforced on these, so it is never overshot).
+    started_playouts: AtomicU64,
+    done_playouts: AtomicU64,
+    done_iterations: AtomicU64,
+    next_early_check: AtomicU64,
+    /// Per tree, its root children's `(move, visits)` at its last backup
+    /// (for the early stop).
+    root_visits: Mutex<Vec<RootVisits<G::Move>>>,
 }
 
-/// Everything behind the lock.
+/// A tree's root children as `(move, visits)`.
+type RootVisits<M> = Vec<(M, u64)>;
+
+/// One tree, behind its lock.
 struct RunState<'a, M> {
     tree: &'a mut Tree<M>,
-    simulations: u64,
-    started_playouts: u64,
-    done: RunCounters,
-    next_early_check: u64,
+    root: NodeId,
 }
 
 /// One worker's buffers for a batch, reused between batches.
@@ -286,6 +343,8 @@ struct Batch<G: Game> {
     terminal: Vec<(Path, Outcome)>,
     spare_paths: Vec<Path>,
     scratch: Scratch<G::Move>,
+    /// The tree's root children after the last backup.
+    root_visits: RootVisits<G::Move>,
 }
 
 impl<G: Game> Default for Batch<G> {
@@ -298,53 +357,88 @@ impl<G: Game> Default for Batch<G> {
             terminal: Vec::new(),
             spare_paths: Vec::new(),
             scratch: Scratch::default(),
+            root_visits: Vec::new(),
         }
     }
 }
 
 impl<'a, G: Game> Shared<'a, G> {
-    fn lock(&self) -> MutexGuard<'_, RunState<'a, G::Move>> {
+    fn lock(&self, tree: usize) -> MutexGuard<'_, RunState<'a, G::Move>> {
         // A worker that panicked leaves the tree consistent enough to read;
         // the panic itself resurfaces when the scope joins.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        self.states[tree].lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The worker loop: select, simulate (unlocked), back up.
-    fn work(&self) {
+    /// Every tree's lock, taken in index order.
+    fn lock_all(&self) -> Vec<MutexGuard<'_, RunState<'a, G::Move>>> {
+        (0..self.states.len()).map(|t| self.lock(t)).collect()
+    }
+
+    fn counters(&self) -> RunCounters {
+        RunCounters {
+            playouts: self.done_playouts.load(Ordering::Relaxed),
+            iterations: self.done_iterations.load(Ordering::Relaxed),
+            elapsed: self.start.elapsed(),
+        }
+    }
+
+    /// The worker loop on tree `t`: select, simulate (unlocked), back up.
+    fn work(&self, t: usize) {
         let mut batch = Batch::default();
         loop {
             let seed = {
-                let mut state = self.lock();
-                let leaves = self.leaves_to_start(&state);
+                let mut state = self.lock(t);
+                let leaves = self.reserve_leaves();
                 if leaves == 0 {
                     return;
                 }
-                self.select(&mut state, leaves, &mut batch);
-                let seed = self.ctx.cfg.seed.wrapping_add(state.simulations);
-                state.simulations += leaves as u64;
-                seed
+                let ctx = Context {
+                    root: state.root,
+                    root_pos: self.root_pos,
+                    sim: self.sim,
+                    cfg: self.cfg,
+                    weight: self.weight,
+                };
+                select(&ctx, state.tree, leaves, &mut batch);
+                let first = self.simulations.fetch_add(leaves as u64, Ordering::Relaxed);
+                self.cfg.seed.wrapping_add(first)
             };
             let live = batch.to_simulate;
             if batch.stats.len() < live {
                 batch.stats.resize_with(live, LeafStats::default);
             }
             if live > 0 {
-                let weight = self.ctx.weight;
-                self.ctx.sim.simulate(
+                self.sim.simulate(
                     &batch.positions[..live],
-                    weight,
+                    self.weight,
                     seed,
                     &mut batch.stats[..live],
                 );
             }
-            let mut state = self.lock();
-            self.back_up(&mut state, &mut batch);
-            self.check_early_stop(&mut state);
+            {
+                let mut state = self.lock(t);
+                let (playouts, leaves) = self.back_up(state.tree, &mut batch);
+                self.done_playouts.fetch_add(playouts, Ordering::Relaxed);
+                self.done_iterations.fetch_add(leaves, Ordering::Relaxed);
+                if self.cfg.early_stop {
+                    let tree = &*state.tree;
+                    let root = tree.node(state.root);
+                    batch.root_visits.clear();
+                    batch.root_visits.extend(
+                        root.children()
+                            .filter_map(|c| Some((tree.node(c).mv?, tree.node(c).visits))),
+                    );
+                }
+            }
+            if self.cfg.early_stop {
+                self.check_early_stop(t, &batch.root_visits);
+            }
         }
     }
 
-    /// How many leaves the next batch may hold (0: the run is over).
-    fn leaves_to_start(&self, state: &RunState<'_, G::Move>) -> usize {
+    /// How many leaves the next batch may hold (0: the run is over); with
+    /// a playout limit they are reserved against it.
+    fn reserve_leaves(&self) -> usize {
         if self.halt.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed) {
             return 0;
         }
@@ -352,46 +446,28 @@ impl<'a, G: Game> Shared<'a, G> {
             self.halt.store(true, Ordering::Relaxed);
             return 0;
         }
-        let mut leaves = self.ctx.cfg.leaves_per_batch.max(1) as u64;
-        if let Some(limit) = self.limits.playouts {
-            let left = limit.saturating_sub(state.started_playouts);
-            leaves = leaves.min(left.div_ceil(self.ctx.weight as u64));
-        }
+        let wanted = self.cfg.leaves_per_batch.max(1) as u64;
+        let weight = self.weight as u64;
+        let Some(limit) = self.limits.playouts else {
+            self.started_playouts
+                .fetch_add(wanted * weight, Ordering::Relaxed);
+            return wanted as usize;
+        };
+        let mut leaves = 0;
+        // Only fails when another worker reserved in between; then retry.
+        let _ =
+            self.started_playouts
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |started| {
+                    leaves = wanted.min(limit.saturating_sub(started).div_ceil(weight));
+                    (leaves > 0).then_some(started + leaves * weight)
+                });
         leaves as usize
     }
 
-    /// Descends `leaves` times, sorting the leaves into ones to simulate
-    /// (packed at the front of `positions`) and terminal ones.
-    fn select(&self, state: &mut RunState<'_, G::Move>, leaves: usize, batch: &mut Batch<G>) {
-        batch.to_simulate = 0;
-        for _ in 0..leaves {
-            let slot = batch.to_simulate;
-            if slot == batch.positions.len() {
-                batch.positions.push(self.ctx.root_pos.clone());
-                batch.paths.push(Path::default());
-            }
-            let outcome = uct::descend(
-                state.tree,
-                &self.ctx,
-                &mut batch.positions[slot],
-                &mut batch.paths[slot],
-                &mut batch.scratch,
-            );
-            match outcome {
-                Some(outcome) => {
-                    // Keep the path, hand the slot a spare one.
-                    let spare = batch.spare_paths.pop().unwrap_or_default();
-                    let path = std::mem::replace(&mut batch.paths[slot], spare);
-                    batch.terminal.push((path, outcome));
-                }
-                None => batch.to_simulate += 1,
-            }
-            state.started_playouts += self.ctx.weight as u64;
-        }
-    }
-
-    fn back_up(&self, state: &mut RunState<'_, G::Move>, batch: &mut Batch<G>) {
-        let weight = self.ctx.weight;
+    /// Backs the batch up into `tree`; returns the playouts and leaves it
+    /// added.
+    fn back_up(&self, tree: &mut Tree<G::Move>, batch: &mut Batch<G>) -> (u64, u64) {
+        let weight = self.weight;
         let leaves = batch.to_simulate + batch.terminal.len();
         let mut done = 0;
         for i in 0..batch.to_simulate {
@@ -402,69 +478,102 @@ impl<'a, G: Game> Shared<'a, G> {
                 amaf: &stats.amaf,
             };
             uct::update(
-                state.tree,
+                tree,
                 &batch.paths[i],
                 &result,
                 weight,
-                self.ctx.root_pos,
+                self.root_pos,
                 &mut batch.scratch,
             );
-            state.tree.totals.add(stats);
+            tree.totals.add(stats);
             done += stats.playouts as u64;
         }
         for (path, outcome) in batch.terminal.drain(..) {
             let result = LeafResult::terminal(outcome, weight);
             uct::update(
-                state.tree,
+                tree,
                 &path,
                 &result,
                 weight,
-                self.ctx.root_pos,
+                self.root_pos,
                 &mut batch.scratch,
             );
             done += weight as u64;
             batch.spare_paths.push(path);
         }
-        state.done.playouts += done;
-        state.done.iterations += leaves as u64;
+        (done, leaves as u64)
     }
 
-    /// Halts the run when the most visited root move is further ahead than
-    /// the playouts still to come could make up.
-    fn check_early_stop(&self, state: &mut RunState<'_, G::Move>) {
-        if !self.ctx.cfg.early_stop || state.done.iterations < state.next_early_check {
+    /// Notes tree `t`'s root visits (`(move, visits)` of each root child,
+    /// just taken under its lock), then every [`EARLY_STOP_CHECK_EVERY`]
+    /// leaves halts the run when the most visited root move over all trees
+    /// is further ahead than the playouts still to come could make up.
+    /// Other trees count as of their own last backup: no tree lock is
+    /// taken here.
+    fn check_early_stop(&self, t: usize, root_visits: &[(G::Move, u64)]) {
+        let mut noted = self.root_visits.lock().unwrap_or_else(|e| e.into_inner());
+        noted[t].clear();
+        noted[t].extend_from_slice(root_visits);
+        let iterations = self.done_iterations.load(Ordering::Relaxed);
+        if iterations < self.next_early_check.load(Ordering::Relaxed) {
             return;
         }
-        state.next_early_check = state.done.iterations + EARLY_STOP_CHECK_EVERY;
+        self.next_early_check
+            .store(iterations + EARLY_STOP_CHECK_EVERY, Ordering::Relaxed);
         let mut left = u64::MAX;
+        let done = self.done_playouts.load(Ordering::Relaxed);
         if let Some(limit) = self.limits.playouts {
-            left = left.min(limit.saturating_sub(state.done.playouts));
+            left = left.min(limit.saturating_sub(done));
         }
         if let Some(deadline) = self.deadline {
             let elapsed = self.start.elapsed();
             if elapsed < EARLY_STOP_MIN_ELAPSED {
                 return;
             }
-            let rate = state.done.playouts as f64 / elapsed.as_secs_f64();
+            let rate = done as f64 / elapsed.as_secs_f64();
             let time_left = deadline.saturating_duration_since(Instant::now());
             left = left.min((rate * time_left.as_secs_f64()).ceil() as u64);
         }
         if left == u64::MAX {
             return; // no limit but the stop flag: nothing to predict
         }
-        let tree = &*state.tree;
-        let (mut first, mut second) = (0, 0);
-        for c in tree.node(self.ctx.root).children() {
-            let v = tree.node(c).visits;
-            if v > first {
-                second = first;
-                first = v;
-            } else if v > second {
-                second = v;
-            }
-        }
+        let (first, second) = root::top_two(&noted);
         if first > second.saturating_add(left) {
             self.halt.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Descends `leaves` times in `tree`, sorting the leaves into ones to
+/// simulate (packed at the front of `positions`) and terminal ones.
+fn select<G: Game>(
+    ctx: &Context<'_, G>,
+    tree: &mut Tree<G::Move>,
+    leaves: usize,
+    batch: &mut Batch<G>,
+) {
+    batch.to_simulate = 0;
+    for _ in 0..leaves {
+        let slot = batch.to_simulate;
+        if slot == batch.positions.len() {
+            batch.positions.push(ctx.root_pos.clone());
+            batch.paths.push(Path::default());
+        }
+        let outcome = uct::descend(
+            tree,
+            ctx,
+            &mut batch.positions[slot],
+            &mut batch.paths[slot],
+            &mut batch.scratch,
+        );
+        match outcome {
+            Some(outcome) => {
+                // Keep the path, hand the slot a spare one.
+                let spare = batch.spare_paths.pop().unwrap_or_default();
+                let path = std::mem::replace(&mut batch.paths[slot], spare);
+                batch.terminal.push((path, outcome));
+            }
+            None => batch.to_simulate += 1,
         }
     }
 }

@@ -103,7 +103,7 @@ fn visits_add_up_single_threaded() {
         };
         let mut s = search(config, &TicTacToe::new());
         let info = run(&mut s, playouts(3000));
-        let tree = &s.tree;
+        let tree = &s.trees[0];
         let root = tree.root.unwrap();
         assert_eq!(info.playouts, 3000 / per_leaf as u64 * per_leaf as u64);
         assert_eq!(tree.node(root).visits, info.playouts);
@@ -133,7 +133,7 @@ fn multithreaded_batches_remove_all_virtual_loss() {
     let info = run(&mut s, playouts(6000));
     assert_eq!(info.playouts, 6000);
     assert_eq!(info.iterations, 3000);
-    let tree = &s.tree;
+    let tree = &s.trees[0];
     assert!(all_nodes(tree).iter().all(|n| n.virtual_loss == 0));
     let root = tree.root.unwrap();
     assert_eq!(tree.node(root).visits, 6000);
@@ -172,7 +172,7 @@ fn reuse_keeps_the_subtree_one_and_two_moves_down() {
     let best = &info.candidates[0];
     let reply = info.candidates[0].pv[1];
     let reply_visits = {
-        let tree = &s.tree;
+        let tree = &s.trees[0];
         let root = tree.root.unwrap();
         let child = tree
             .node(root)
@@ -198,7 +198,7 @@ fn reuse_keeps_the_subtree_one_and_two_moves_down() {
     // Two moves down (our move and the reply).
     s.set_position(&TicTacToe::from_moves(&[best.mv, reply]));
     assert_eq!(s.info().root_visits, reply_visits);
-    let tree = &s.tree;
+    let tree = &s.trees[0];
     let root = tree.root.unwrap();
     assert_eq!(tree.node(root).visits, reply_visits);
     assert!(expanded_nodes(tree)
@@ -237,7 +237,7 @@ fn memory_cap_holds_and_search_goes_on() {
     assert!(info.memory_capped);
     assert!(info.nodes * node <= cap, "{} nodes", info.nodes);
     assert!(info.memory_bytes <= cap);
-    assert!(s.tree.nodes.bytes() <= cap);
+    assert!(s.trees[0].nodes.bytes() <= cap);
     assert!(matches!(s.decide(), Some(Decision::Play(_))));
 }
 
@@ -273,7 +273,7 @@ fn stop_flag_ends_an_unlimited_run() {
     );
     assert!(info.playouts >= 200);
     assert!(reports >= 1);
-    assert!(all_nodes(&s.tree).iter().all(|n| n.virtual_loss == 0));
+    assert!(all_nodes(&s.trees[0]).iter().all(|n| n.virtual_loss == 0));
 }
 
 #[test]

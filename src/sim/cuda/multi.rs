@@ -2,7 +2,7 @@
 //! CPU policy's priors for tree expansion, spread over every chosen GPU.
 
 use super::input::KernelPosition;
-use super::{CudaError, CudaSimulator};
+use super::{CudaError, CudaSimulator, Gpu};
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{LeafStats, Prior, Rollout, Simulator};
@@ -26,11 +26,12 @@ pub struct GpuSimulator<G> {
 }
 
 impl<G> GpuSimulator<G> {
-    /// Opens and compiles the kernels on every GPU in `ordinals`.
-    pub fn new(ordinals: &[usize]) -> Result<Self, CudaError> {
+    /// Opens and compiles the kernels on every GPU in `ordinals`, each
+    /// with `slots_per_gpu` launch slots (at least one).
+    pub fn new(ordinals: &[usize], slots_per_gpu: usize) -> Result<Self, CudaError> {
         let gpus = ordinals
             .iter()
-            .map(|&o| CudaSimulator::new(o))
+            .map(|&o| CudaSimulator::with_slots(Gpu::new(o)?, slots_per_gpu))
             .collect::<Result<Vec<_>, _>>()?;
         if gpus.is_empty() {
             return Err(CudaError::NoDevice);

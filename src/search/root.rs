@@ -1,0 +1,131 @@
+//! Root parallelism: the search may grow several independent trees from the
+//! same root, each behind its own lock, and decides from their root moves
+//! added together (Cazenave & Jouandeau 2007; Chaslot, Winands & van den
+//! Herik 2008 found it the best-scaling parallel MCTS on 9x9 Go).
+//!
+//! Why: one tree behind one lock tops out at one core's descents and
+//! backups, whatever the simulator's speed; with a GPU doing the playouts
+//! that lock, not the kernels, bounds the search. Several trees scale with
+//! the cores and each still batches its leaves for the GPU.
+
+use super::tree::{Node, NodeId, Tree};
+
+/// One root move with its statistics summed over every tree.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove<M> {
+    pub mv: M,
+    pub visits: u64,
+    /// Wins for the player to move at the root.
+    pub wins: f64,
+    /// The prior of the first tree that has the move (every tree expands
+    /// the root with the same priors).
+    pub prior_visits: f32,
+    pub prior_wins: f32,
+    /// The tree (index into the slice given to [`merge`]) and node where
+    /// this move has the most visits: its principal variation comes from
+    /// there.
+    pub source: (usize, NodeId),
+    source_visits: u64,
+}
+
+impl<M> RootMove<M> {
+    /// Mean result from real playouts, if any.
+    pub fn winrate(&self) -> Option<f64> {
+        (self.visits > 0).then(|| self.wins / self.visits as f64)
+    }
+
+    /// Real mean if visited, else the prior mean, else 0.5.
+    pub fn value(&self) -> f64 {
+        self.winrate().unwrap_or(if self.prior_visits > 0.0 {
+            (self.prior_wins / self.prior_visits) as f64
+        } else {
+            0.5
+        })
+    }
+
+    fn new(mv: M, node: &Node<M>, tree: usize, id: NodeId) -> Self {
+        RootMove {
+            mv,
+            visits: node.visits,
+            wins: node.wins,
+            prior_visits: node.prior_visits,
+            prior_wins: node.prior_wins,
+            source: (tree, id),
+            source_visits: node.visits,
+        }
+    }
+
+    fn add(&mut self, node: &Node<M>, tree: usize, id: NodeId) {
+        self.visits += node.visits;
+        self.wins += node.wins;
+        if node.visits > self.source_visits {
+            self.source = (tree, id);
+            self.source_visits = node.visits;
+        }
+    }
+}
+
+/// The root moves of every tree with an expanded root, merged by move, in
+/// the first such tree's child order (moves only later trees have follow).
+/// With one tree this is that tree's root children unchanged.
+pub(super) fn merge<M: Copy + Eq>(trees: &[&Tree<M>]) -> Vec<RootMove<M>> {
+    let mut merged: Vec<RootMove<M>> = Vec::new();
+    for (t, tree) in trees.iter().enumerate() {
+        let Some(root) = tree.root else {
+            continue;
+        };
+        for (i, id) in tree.node(root).children().enumerate() {
+            let node = tree.node(id);
+            let Some(mv) = node.mv else {
+                continue;
+            };
+            // Trees expand the root from the same move list, so the same
+            // index nearly always holds the same move.
+            let slot = match merged.get(i) {
+                Some(m) if m.mv == mv => Some(i),
+                _ => merged.iter().position(|m| m.mv == mv),
+            };
+            match slot {
+                Some(s) => merged[s].add(node, t, id),
+                None => merged.push(RootMove::new(mv, node, t, id)),
+            }
+        }
+    }
+    merged
+}
+
+/// Visits and wins of the roots themselves, summed.
+pub(super) fn root_totals<M: Copy>(trees: &[&Tree<M>]) -> (u64, f64) {
+    trees
+        .iter()
+        .filter_map(|t| t.root.map(|r| t.node(r)))
+        .fold((0, 0.0), |(v, w), n| (v + n.visits, w + n.wins))
+}
+
+/// The two largest visit counts among the root moves, each move's visits
+/// summed over the trees' `(move, visits)` lists.
+pub(super) fn top_two<M: Copy + Eq>(per_tree: &[Vec<(M, u64)>]) -> (u64, u64) {
+    let mut merged: Vec<(M, u64)> = Vec::new();
+    for list in per_tree {
+        for (i, &(mv, visits)) in list.iter().enumerate() {
+            let slot = match merged.get(i) {
+                Some(&(m, _)) if m == mv => Some(i),
+                _ => merged.iter().position(|&(m, _)| m == mv),
+            };
+            match slot {
+                Some(s) => merged[s].1 += visits,
+                None => merged.push((mv, visits)),
+            }
+        }
+    }
+    let (mut first, mut second) = (0, 0);
+    for (_, v) in merged {
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    (first, second)
+}

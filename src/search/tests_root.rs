@@ -1,0 +1,117 @@
+//! Root parallelism: several trees, one decision.
+
+use super::root;
+use super::toy::{Nim, TicTacToe};
+use super::*;
+use crate::sim::cpu::CpuSimulator;
+use crate::sim::Rollout;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+fn search<G: Rollout>(config: SearchConfig, pos: &G) -> Search<G> {
+    let mut s = Search::new(config, Arc::new(CpuSimulator::<G>::new()));
+    s.set_position(pos);
+    s
+}
+
+fn playouts(n: u64) -> Limits {
+    Limits {
+        playouts: Some(n),
+        time: None,
+    }
+}
+
+fn trees(threads: usize, trees: usize) -> SearchConfig {
+    SearchConfig {
+        threads,
+        trees,
+        leaves_per_batch: 4,
+        playouts_per_leaf: 2,
+        early_stop: false,
+        ..SearchConfig::default()
+    }
+}
+
+#[test]
+fn tree_count_follows_the_threads() {
+    let s = search(trees(4, 3), &TicTacToe::new());
+    assert_eq!(s.trees.len(), 3);
+    // Never more trees than threads to grow them.
+    let s = search(trees(2, 8), &TicTacToe::new());
+    assert_eq!(s.trees.len(), 2);
+    let mut s = search(trees(1, 1), &TicTacToe::new());
+    assert_eq!(s.trees.len(), 1);
+    s.set_config(trees(4, 4));
+    assert_eq!(s.trees.len(), 4);
+    s.set_threads(2);
+    assert_eq!(s.trees.len(), 2);
+}
+
+#[test]
+fn playout_limit_is_exact_over_all_trees() {
+    let mut s = search(trees(4, 2), &TicTacToe::new());
+    let info = s.run(&playouts(6000), &AtomicBool::new(false), None);
+    assert_eq!(info.playouts, 6000);
+    assert_eq!(info.root_visits, 6000);
+    let per_tree: Vec<u64> = s
+        .trees
+        .iter()
+        .map(|t| t.node(t.root.unwrap()).visits)
+        .collect();
+    assert_eq!(per_tree.iter().sum::<u64>(), 6000);
+    // Both trees were worked on.
+    assert!(per_tree.iter().all(|&v| v > 0), "{per_tree:?}");
+    // The candidates add each move's visits over the trees.
+    let refs: Vec<_> = s.trees.iter().collect();
+    let merged = root::merge(&refs);
+    let total: u64 = info.candidates.iter().map(|c| c.visits).sum();
+    assert_eq!(total, merged.iter().map(|m| m.visits).sum::<u64>());
+    assert_eq!(total, 6000);
+}
+
+#[test]
+fn merged_trees_still_find_the_right_moves() {
+    // X: 0 1, O: 3 4; X to move wins at 2.
+    let mut s = search(trees(4, 4), &TicTacToe::from_moves(&[0, 3, 1, 4]));
+    s.run(&playouts(4000), &AtomicBool::new(false), None);
+    assert_eq!(s.decide(), Some(Decision::Play(2)));
+    // Nim: take the heap down to a multiple of four.
+    let mut s = search(trees(3, 3), &Nim::new(10));
+    s.run(&playouts(6000), &AtomicBool::new(false), None);
+    assert_eq!(s.decide(), Some(Decision::Play(2)));
+}
+
+#[test]
+fn every_tree_keeps_its_subtree() {
+    let start = TicTacToe::new();
+    let mut s = search(trees(2, 2), &start);
+    s.run(&playouts(4000), &AtomicBool::new(false), None);
+    let best = s.info().candidates[0].clone();
+    s.set_position(&TicTacToe::from_moves(&[best.mv]));
+    // Each tree's child for the move became its root; together they hold
+    // the move's merged visits.
+    assert_eq!(s.info().root_visits, best.visits);
+    assert_eq!(s.trees.len(), 2);
+}
+
+#[test]
+fn early_stop_counts_every_tree() {
+    // Heap 5: taking 1 wins outright, so the run stops well before the
+    // limit once that move is out of reach.
+    let config = SearchConfig {
+        early_stop: true,
+        ..trees(2, 2)
+    };
+    let mut s = search(config, &Nim::new(5));
+    let info = s.run(&playouts(200_000), &AtomicBool::new(false), None);
+    assert!(info.playouts < 200_000, "{}", info.playouts);
+    assert_eq!(s.decide(), Some(Decision::Play(1)));
+}
+
+#[test]
+fn top_two_sums_moves_over_lists_in_any_order() {
+    let a = vec![(1u8, 10), (2, 5), (3, 1)];
+    let b = vec![(3u8, 20), (1, 4)];
+    assert_eq!(root::top_two(&[a, b]), (21, 14));
+    assert_eq!(root::top_two::<u8>(&[]), (0, 0));
+}
