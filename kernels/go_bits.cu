@@ -472,7 +472,9 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
     __shared__ SharedStats head;
     __shared__ u32 tables[5 * G::P];
     const u32 leaf = blockIdx.y;
-    if (blockDim.x != GB_BLOCK) __trap();  // the shared layout assumes it
+    // The shared first-play sets are laid out for GB_BLOCK threads; smaller
+    // blocks of whole warps (few playouts a leaf) use the first rows.
+    if (blockDim.x > GB_BLOCK || (blockDim.x & 31)) __trap();
     clear_shared(tables, &head, G::P);
     __shared__ u32 start[2][G::W];
     __shared__ u32 first[2 * G::W * GB_BLOCK];  // [colour][word][thread]

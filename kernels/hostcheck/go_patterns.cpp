@@ -123,20 +123,22 @@ static void launch(unsigned threads, unsigned blocks, unsigned leaves, F f) {
 
 struct Counts {
     double playouts, win_rate, mean_score;
+    std::vector<u32> raw;  // the leaf's whole statistics block
 };
 
 template <int N>
-static Counts run_kernel(const Header& h, int passes, int komi2, unsigned n, bool patterns, u64 seed) {
+static Counts run_kernel(const Header& h, int passes, int komi2, unsigned n, bool patterns, u64 seed,
+                         unsigned threads) {
     std::vector<u8> board(N * N);
     for (int p = 0; p < N * N; ++p) board[p] = h.colors[p] - '0';
     GoLeaf leaf = {h.to_move, h.ko, passes, komi2, h.last};
     std::vector<u32> stats(stats_stride(N * N), 0);
-    launch(GB_BLOCK, 1, 1, [&] {
+    launch(threads, 1, 1, [&] {
         if (patterns) go_bits_pattern_playouts<N>(board.data(), &leaf, stats.data(), n, seed);
         else go_bits_playouts<N>(board.data(), &leaf, stats.data(), n, seed);
     });
     const i64 score2 = (i64)((u64)stats[0] | (u64)stats[1] << 32);
-    return {(double)stats[2], stats[3] / (2.0 * stats[2]), score2 / 2.0 / stats[2]};
+    return {(double)stats[2], stats[3] / (2.0 * stats[2]), score2 / 2.0 / stats[2], stats};
 }
 
 static void stats_line(std::istream& in, unsigned n, u64 seed, double& worst) {
@@ -144,24 +146,31 @@ static void stats_line(std::istream& in, unsigned n, u64 seed, double& worst) {
     int passes, komi2;
     double cn, cw2, csum, csq;
     in >> h >> passes >> komi2 >> cn >> cw2 >> csum >> csq;
-    auto run = [&](bool patterns, u64 seed) {
+    auto run = [&](bool patterns, u64 seed, unsigned threads, unsigned n) {
         switch (h.size) {
-            case 9: return run_kernel<9>(h, passes, komi2, n, patterns, seed);
-            case 13: return run_kernel<13>(h, passes, komi2, n, patterns, seed);
-            default: return run_kernel<19>(h, passes, komi2, n, patterns, seed);
+            case 9: return run_kernel<9>(h, passes, komi2, n, patterns, seed, threads);
+            case 13: return run_kernel<13>(h, passes, komi2, n, patterns, seed, threads);
+            default: return run_kernel<19>(h, passes, komi2, n, patterns, seed, threads);
         }
     };
-    const Counts g = run(true, seed + (u64)h.last), light = run(false, seed);
+    const Counts g = run(true, seed + (u64)h.last, GB_BLOCK, n), light = run(false, seed, GB_BLOCK, n);
+    // A playout depends only on (seed, leaf, playout index): the smaller
+    // blocks the host picks for the search's small leaves (64 playouts
+    // here) must give the same statistics block, bit for bit.
+    const bool same_small =
+        run(true, seed, 32, 64).raw == run(true, seed, GB_BLOCK, 64).raw &&
+        run(false, seed, 64, 64).raw == run(false, seed, GB_BLOCK, 64).raw;
     const double pc = cw2 / (2 * cn), mc = csum / 2 / cn;
     const double var = csq / 4 / cn - mc * mc;  // the CPU's score variance
     const double pp = (pc * cn + g.win_rate * n) / (cn + n);
     const double zw = fabs(g.win_rate - pc) / sqrt(pp * (1 - pp) * (1 / cn + 1.0 / n) + 1e-12);
     const double zs = fabs(g.mean_score - mc) / sqrt(var * (1 / cn + 1.0 / n) + 1e-12);
     worst = std::max(worst, std::max(zw, zs));
-    const bool bad = g.playouts != n || zw >= 4 || zs >= 4;
+    const bool bad = g.playouts != n || zw >= 4 || zs >= 4 || !same_small;
     if (bad) failures++;
-    printf("%s go%d last %3d: win gpu %.4f cpu %.4f (z %.2f), score gpu %6.2f cpu %6.2f (z %.2f); light kernel win %.4f score %6.2f\n",
-           bad ? "FAIL" : "ok  ", h.size, h.last, g.win_rate, pc, zw, g.mean_score, mc, zs, light.win_rate, light.mean_score);
+    printf("%s go%d last %3d: win gpu %.4f cpu %.4f (z %.2f), score gpu %6.2f cpu %6.2f (z %.2f); light kernel win %.4f score %6.2f; blocks 32/64 %s\n",
+           bad ? "FAIL" : "ok  ", h.size, h.last, g.win_rate, pc, zw, g.mean_score, mc, zs, light.win_rate, light.mean_score,
+           same_small ? "same" : "DIFFER");
     fflush(stdout);
 }
 

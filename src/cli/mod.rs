@@ -245,29 +245,30 @@ fn init_logging(verbose: u8) {
 }
 
 /// Leaves per GPU launch and playouts per leaf in the search (paper 003
-/// runs a block of playouts per child). Strength sets the playouts per
-/// leaf, throughput would set more:
+/// runs a block of playouts per child).
 /// - strength: a bigger tree beats surer leaves. 9x9, komi 7, 1 s/move vs
 ///   GNU Go level 10, two games sharing one H200, pattern playouts: 64
 ///   playouts a leaf won 81.2% of 40 games, 512 won 66.7% of 24
-///   (2026-11-21);
-/// - throughput: every leaf costs about 6.5-8 µs of descent and back-up
-///   under the one tree lock (about 128k leaves/s on 9x9, 50k on 19x19), so
-///   64 playouts a leaf back up at most about 8M playouts/s on 9x9; the
-///   pipeline itself backs up 72% of the light kernel's rate at 512
-///   (`bench --backend cuda --search --gpu-playouts 512`).
+///   (2026-11-21, one tree). Local self-play: 40k playouts a move beat
+///   10k 24-2, so tree size is what buys strength.
+/// - throughput: a playout of the pattern kernel takes about 15 ms from
+///   launch to result, so the GPU is only full with about 500k playouts in
+///   flight: 1,024 leaves a batch and one batch per tree (root
+///   parallelism, `--trees`). H200, 9x9, 16 threads / 8 trees: 1,024 x 32
+///   back up 11.6M playouts/s (1.1M leaves in 3 s, 63% of the kernel's
+///   18.5M), 1,024 x 64 14.3M (78%), 256 x 64 6.9M (37%)
+///   (`bench --backend cuda --search`, 2026-11-21).
 ///
 /// Tune with --gpu-leaves / --gpu-playouts and measure with
 /// `warpstone bench --backend cuda --search` and `scripts/match`.
-const GPU_LEAVES_PER_BATCH: u32 = 256;
-const GPU_PLAYOUTS_PER_LEAF: u32 = 64;
+const GPU_LEAVES_PER_BATCH: u32 = 1024;
+const GPU_PLAYOUTS_PER_LEAF: u32 = 32;
 
-/// Search threads with the GPU backend: two per launch slot, so that while
-/// one thread's batch runs in a slot another has its next batch ready for
-/// it (descended, flattened, copied) and the rest back up. All cores would
-/// only queue for the tree lock.
+/// Search threads with the GPU backend: every core (the trees' descents
+/// and back-ups are the CPU's share of the work and scale with the trees),
+/// but at least two per launch slot of the usual count.
 fn gpu_default_threads(gpus: usize) -> usize {
-    2 * crate::sim::cuda::tuning::SLOTS_PER_GPU * gpus.max(1)
+    default_threads().max(2 * crate::sim::cuda::tuning::SLOTS_PER_GPU * gpus.max(1))
 }
 
 /// Trees with the GPU backend: one per two threads, so that each tree has
@@ -455,8 +456,16 @@ mod tests {
             panic!("bench expected");
         };
         assert!(args.all_moves && args.moves == 5 && args.threads.is_none());
-        assert_eq!(gpu_default_threads(1), 4);
-        assert_eq!(gpu_default_threads(0), 4);
+        // Every core, but at least two threads per launch slot.
+        assert!(gpu_default_threads(1) >= 4);
+        assert_eq!(gpu_default_threads(1), gpu_default_threads(0));
+        assert!(gpu_default_threads(1) >= default_threads());
+        // A tree per two threads, and a launch slot per tree on each GPU.
+        assert_eq!(gpu_default_trees(16), 8);
+        assert_eq!(gpu_default_trees(1), 1);
+        assert_eq!(gpu_slots(8, 1), 8);
+        assert_eq!(gpu_slots(8, 4), 2);
+        assert_eq!(gpu_slots(1, 1), crate::sim::cuda::tuning::SLOTS_PER_GPU);
     }
 
     #[test]

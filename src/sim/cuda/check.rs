@@ -281,6 +281,14 @@ where
                     format!("go{size} {} {} win rates", kernel.name(), policy.name()),
                     stats_check(&sim_go, &positions, &cpu, opts),
                 );
+                if matches!(kernel, GoKernel::Bitboard | GoKernel::BitboardPatterns) {
+                    push(
+                        &mut report,
+                        progress,
+                        format!("go{size} {} block sizes", kernel.name()),
+                        blocks_check(&mut sim_go, &positions, opts.seed),
+                    );
+                }
             }
         }
     }
@@ -504,6 +512,37 @@ fn cpu_stats<G: KernelPosition + Rollout>(
         }
     });
     total
+}
+
+/// The bitboard kernels on the search's leaf size (64 playouts) with every
+/// block size the host may pick: a playout depends only on (seed, leaf,
+/// playout index), so the statistics must agree bit for bit.
+fn blocks_check<G: KernelPosition>(
+    sim: &mut CudaSimulator<G>,
+    positions: &[G],
+    seed: u64,
+) -> Result<(bool, String), CudaError> {
+    let mut run = |block: Option<u32>| {
+        sim.set_bits_block(block);
+        let mut stats = vec![LeafStats::default(); positions.len()];
+        let result = sim.try_simulate(positions, 64, seed, &mut stats);
+        sim.set_bits_block(None);
+        result.map(|()| stats)
+    };
+    let reference = run(Some(super::grid::BITBOARD_BLOCKS[0]))?;
+    let mut detail = Vec::new();
+    let mut passed = true;
+    for block in super::grid::BITBOARD_BLOCKS
+        .into_iter()
+        .map(Some)
+        .chain([None])
+    {
+        let same = run(block)? == reference;
+        passed &= same;
+        let name = block.map_or("auto".to_string(), |b| b.to_string());
+        detail.push(format!("{name}: {}", if same { "same" } else { "DIFFER" }));
+    }
+    Ok((passed, format!("64 playouts a leaf, {}", detail.join(", "))))
 }
 
 fn stats_check<G: KernelPosition>(

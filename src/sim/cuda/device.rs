@@ -2,7 +2,9 @@
 //! modules, and typed kernel launches.
 
 use super::compile::{compile, Source};
-use super::grid::{playout_config, point_block, point_config, replay_config, whole_waves_config};
+use super::grid::{
+    self, playout_config, point_block, point_config, replay_config, whole_waves_config,
+};
 use super::hex::{self, HexGeometry};
 pub use super::variants::{GoKernel, HexVariant};
 use super::CudaError;
@@ -84,6 +86,9 @@ pub struct Gpu {
     /// Playout threads launched per multiprocessor; `None` uses
     /// [`super::tuning::threads_per_sm`] for the game and size.
     pub threads_per_sm: Option<u32>,
+    /// Threads per block of the bitboard kernels, instead of
+    /// [`grid::bitboard_block`]'s choice (check-gpu compares sizes).
+    pub bits_block: Option<u32>,
 }
 
 pub const GO_SIZES: [usize; 3] = [9, 13, 19];
@@ -155,6 +160,7 @@ impl Gpu {
             go,
             hex,
             threads_per_sm: None,
+            bits_block: None,
             local_bytes_per_thread: Default::default(),
         })
     }
@@ -235,13 +241,21 @@ impl Gpu {
                     "patterns"
                 };
                 let f = self.go_bits_function(name, size)?;
-                let cfg = self.waves_config(&f, leaf_count, playouts_per_leaf, 32)?;
+                let block = match self.bits_block {
+                    Some(b) => b,
+                    None => grid::bitboard_block(playouts_per_leaf, |b| {
+                        f.occupancy_max_active_blocks_per_multiprocessor(b, 0, None)
+                            .unwrap_or(0)
+                    }),
+                };
+                let cfg = self.waves_config(&f, leaf_count, playouts_per_leaf, 32, block)?;
                 (f, cfg)
             }
             GoKernel::Rows => {
                 // A warp plays one playout at a time.
                 let f = self.go_function("rows_random", size)?;
-                let cfg = self.waves_config(&f, leaf_count, playouts_per_leaf, 1)?;
+                let block = super::tuning::PLAYOUT_BLOCK;
+                let cfg = self.waves_config(&f, leaf_count, playouts_per_leaf, 1, block)?;
                 (f, cfg)
             }
             GoKernel::PlayoutPerThreadShared => {
@@ -316,6 +330,7 @@ impl Gpu {
         leaf_count: u32,
         playouts_per_leaf: u32,
         playouts_per_warp: u32,
+        block: u32,
     ) -> Result<LaunchConfig, CudaError> {
         let sms = self.info.multiprocessors.max(1) as u32;
         Ok(match self.threads_per_sm {
@@ -324,13 +339,13 @@ impl Gpu {
                 playout_config(leaf_count, thread_playouts, sms, t)
             }
             None => {
-                let block = super::tuning::PLAYOUT_BLOCK;
                 let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None)?;
                 whole_waves_config(
                     leaf_count,
                     playouts_per_leaf,
                     sms * per_sm.max(1),
                     playouts_per_warp,
+                    block,
                 )
             }
         })

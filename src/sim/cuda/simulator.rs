@@ -86,6 +86,12 @@ impl<G> CudaSimulator<G> {
         self.go_kernel = Some(kernel);
     }
 
+    /// Threads per block of the bitboard kernels (`None`: the host's
+    /// choice by leaf size); for check-gpu's block comparison.
+    pub fn set_bits_block(&mut self, block: Option<u32>) {
+        self.gpu.bits_block = block;
+    }
+
     /// Go playouts with `policy`, on the kernel [`tuning::go_kernel`]
     /// picks for each board size (unless `set_go_kernel` fixed one).
     pub fn set_go_policy(&mut self, policy: GoPolicy) {
