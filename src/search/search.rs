@@ -385,10 +385,13 @@ impl<'a, G: Game> Shared<'a, G> {
     /// The worker loop on tree `t`: select, simulate (unlocked), back up.
     fn work(&self, t: usize) {
         let mut batch = Batch::default();
+        // How long this worker's last batch took, select to back-up.
+        let mut last_batch = Duration::ZERO;
         loop {
+            let started = Instant::now();
             let seed = {
                 let mut state = self.lock(t);
-                let leaves = self.reserve_leaves();
+                let leaves = self.reserve_leaves(last_batch);
                 if leaves == 0 {
                     return;
                 }
@@ -433,18 +436,30 @@ impl<'a, G: Game> Shared<'a, G> {
             if self.cfg.early_stop {
                 self.check_early_stop(t, &batch.root_visits);
             }
+            last_batch = started.elapsed();
         }
     }
 
-    /// How many leaves the next batch may hold (0: the run is over); with
-    /// a playout limit they are reserved against it.
-    fn reserve_leaves(&self) -> usize {
+    /// How many leaves the next batch may hold (0: this worker is done);
+    /// with a playout limit they are reserved against it. A batch that
+    /// would end past the deadline, judging by the worker's last one
+    /// (`last_batch`), is not started: a GPU batch cannot be called back,
+    /// and one of big playouts can take longer than the margin the time
+    /// control keeps for lag (19x19 pattern playouts take a good part of a
+    /// second from launch to result).
+    fn reserve_leaves(&self, last_batch: Duration) -> usize {
         if self.halt.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed) {
             return 0;
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.halt.store(true, Ordering::Relaxed);
-            return 0;
+        if let Some(deadline) = self.deadline {
+            let now = Instant::now();
+            if now >= deadline {
+                self.halt.store(true, Ordering::Relaxed);
+                return 0;
+            }
+            if now + last_batch > deadline {
+                return 0;
+            }
         }
         let wanted = self.cfg.leaves_per_batch.max(1) as u64;
         let weight = self.weight as u64;

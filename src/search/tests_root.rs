@@ -115,3 +115,46 @@ fn top_two_sums_moves_over_lists_in_any_order() {
     assert_eq!(root::top_two(&[a, b]), (21, 14));
     assert_eq!(root::top_two::<u8>(&[]), (0, 0));
 }
+
+/// The CPU simulator, slowed to `delay` a batch (a GPU round trip).
+struct Slow<G> {
+    inner: CpuSimulator<G>,
+    delay: std::time::Duration,
+}
+
+impl<G: Rollout> crate::sim::Simulator<G> for Slow<G> {
+    fn name(&self) -> &str {
+        "slow"
+    }
+
+    fn simulate(&self, leaves: &[G], k: u32, seed: u64, out: &mut [crate::sim::LeafStats]) {
+        std::thread::sleep(self.delay);
+        self.inner.simulate(leaves, k, seed, out);
+    }
+
+    fn priors(&self, pos: &G, moves: &[G::Move], out: &mut Vec<crate::sim::Prior>) {
+        self.inner.priors(pos, moves, out);
+    }
+}
+
+#[test]
+fn no_batch_is_started_that_would_end_past_the_deadline() {
+    // Batches of 200 ms and 500 ms to think: two batches fit, a third
+    // would end at 600 ms, so the run ends after the second at 400 ms.
+    let sim = Slow {
+        inner: CpuSimulator::<TicTacToe>::new(),
+        delay: std::time::Duration::from_millis(200),
+    };
+    let mut s = Search::new(trees(1, 1), Arc::new(sim));
+    s.set_position(&TicTacToe::new());
+    let limits = Limits {
+        playouts: None,
+        time: Some(std::time::Duration::from_millis(500)),
+    };
+    let clock = std::time::Instant::now();
+    let info = s.run(&limits, &AtomicBool::new(false), None);
+    let took = clock.elapsed();
+    // Without the rule the third batch would end at 600 ms.
+    assert!(took < std::time::Duration::from_millis(580), "{took:?}");
+    assert!((4..=8).contains(&info.iterations), "{}", info.iterations);
+}
