@@ -48,6 +48,21 @@ pub const EARLY_STOP_CHECK_EVERY: u64 = 64;
 /// after this much of the run has passed.
 pub const EARLY_STOP_MIN_ELAPSED: Duration = Duration::from_millis(100);
 
+/// With a time limit, one batch (select, simulate, back up) should take at
+/// most this share of the run's time: a GPU batch cannot be called back,
+/// and a round of batches must come back well inside the budget (19x19
+/// pattern playouts take most of a second from launch to result when the
+/// GPU is full). A worker halves the leaves of its next batch when its
+/// last one took longer, and doubles them (up to `leaves_per_batch`) when
+/// it took under half of that. Without a time limit batches keep their
+/// full size, so playout-limited runs stay reproducible.
+pub const BATCH_TIME_FRACTION: f64 = 0.25;
+
+/// The first timed run of a search (and the first after `clear`) starts
+/// at `leaves_per_batch` divided by this and grows from there; later runs
+/// start where the last one ended.
+pub const FIRST_BATCH_DIVISOR: usize = 8;
+
 /// z of the normal approximation used for the reported lower confidence
 /// bound of a winrate (95% one-sided is 1.645).
 pub const LCB_Z: f64 = 1.645;

@@ -9,14 +9,17 @@
 //! calling thread only waits, reports progress and collects the answer.
 //! Limits, counters and the seed sequence are shared by all trees.
 
-use super::config::{Limits, SearchConfig, EARLY_STOP_CHECK_EVERY, EARLY_STOP_MIN_ELAPSED};
+use super::config::{
+    Limits, SearchConfig, BATCH_TIME_FRACTION, EARLY_STOP_CHECK_EVERY, EARLY_STOP_MIN_ELAPSED,
+    FIRST_BATCH_DIVISOR,
+};
 use super::info::{self, Decision, RunCounters, SearchInfo};
 use super::root;
 use super::tree::{NodeId, Tree};
 use super::uct::{self, Context, LeafResult, Path, Scratch};
 use crate::game::{Game, Outcome};
 use crate::sim::{LeafStats, Simulator};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -32,6 +35,9 @@ pub struct Search<G: Game> {
     /// simulated since the last `clear`), so runs are reproducible.
     simulations: u64,
     last_run: RunCounters,
+    /// Leaves per batch that timed runs start with (0: not measured yet;
+    /// see [`BATCH_TIME_FRACTION`]).
+    pub(super) batch_leaves: usize,
 }
 
 /// Progress callback: called every `Duration` with a fresh snapshot.
@@ -47,6 +53,7 @@ impl<G: Game> Search<G> {
             root_pos: None,
             simulations: 0,
             last_run: RunCounters::default(),
+            batch_leaves: 0,
         }
     }
 
@@ -59,6 +66,7 @@ impl<G: Game> Search<G> {
     pub fn set_config(&mut self, config: SearchConfig) {
         let old = (self.config.max_memory_bytes, tree_count(&self.config));
         self.config = config;
+        self.batch_leaves = 0;
         if old != (self.config.max_memory_bytes, tree_count(&self.config)) {
             self.trees = fresh_trees(&self.config);
         }
@@ -133,6 +141,8 @@ impl<G: Game> Search<G> {
         self.trees = fresh_trees(&self.config);
         self.root_pos = None;
         self.simulations = 0;
+        // The next game may be on another board, with slower playouts.
+        self.batch_leaves = 0;
         self.last_run = RunCounters::default();
     }
 
@@ -194,6 +204,10 @@ impl<G: Game> Search<G> {
             done_playouts: AtomicU64::new(0),
             done_iterations: AtomicU64::new(0),
             next_early_check: AtomicU64::new(EARLY_STOP_CHECK_EVERY),
+            batch_leaves: AtomicUsize::new(match self.batch_leaves {
+                0 => (self.config.leaves_per_batch / FIRST_BATCH_DIVISOR).max(1),
+                n => n.min(self.config.leaves_per_batch.max(1)),
+            }),
             root_visits: Mutex::new(vec![Vec::new(); states_len]),
         };
         let threads = self.config.threads.max(1);
@@ -212,10 +226,33 @@ impl<G: Game> Search<G> {
             wait_and_report(&shared, &all_done, report);
         });
         self.simulations = shared.simulations.load(Ordering::Relaxed);
+        if shared.deadline.is_some() {
+            self.batch_leaves = shared.batch_leaves.load(Ordering::Relaxed);
+        }
         self.last_run = shared.counters();
         drop(shared);
         self.info()
     }
+}
+
+/// Leaves for a worker's next batch in a timed run: half of `current` when
+/// the last batch took more than [`BATCH_TIME_FRACTION`] of the run's
+/// `budget`, double (at most `max`) when it took under half of that.
+pub(super) fn next_batch_leaves(
+    current: usize,
+    max: usize,
+    took: Duration,
+    budget: Duration,
+) -> usize {
+    let target = budget.mul_f64(BATCH_TIME_FRACTION);
+    if took > target {
+        (current / 2).max(1)
+    } else if took < target / 2 {
+        current.saturating_mul(2).min(max)
+    } else {
+        current
+    }
+    .clamp(1, max.max(1))
 }
 
 /// How many trees the search grows: `config.trees`, but never more than
@@ -319,6 +356,8 @@ struct Shared<'a, G: Game> {
     done_playouts: AtomicU64,
     done_iterations: AtomicU64,
     next_early_check: AtomicU64,
+    /// Leaves per batch in a timed run (see [`BATCH_TIME_FRACTION`]).
+    batch_leaves: AtomicUsize,
     /// Per tree, its root children's `(move, visits)` at its last backup
     /// (for the early stop).
     root_visits: Mutex<Vec<RootVisits<G::Move>>>,
@@ -437,6 +476,15 @@ impl<'a, G: Game> Shared<'a, G> {
                 self.check_early_stop(t, &batch.root_visits);
             }
             last_batch = started.elapsed();
+            if let Some(deadline) = self.deadline {
+                let next = next_batch_leaves(
+                    self.batch_leaves.load(Ordering::Relaxed),
+                    self.cfg.leaves_per_batch.max(1),
+                    last_batch,
+                    deadline.saturating_duration_since(self.start),
+                );
+                self.batch_leaves.store(next, Ordering::Relaxed);
+            }
         }
     }
 
@@ -461,7 +509,10 @@ impl<'a, G: Game> Shared<'a, G> {
                 return 0;
             }
         }
-        let wanted = self.cfg.leaves_per_batch.max(1) as u64;
+        let wanted = match self.deadline {
+            Some(_) => self.batch_leaves.load(Ordering::Relaxed).max(1),
+            None => self.cfg.leaves_per_batch.max(1),
+        } as u64;
         let weight = self.weight as u64;
         let Some(limit) = self.limits.playouts else {
             self.started_playouts
