@@ -54,11 +54,16 @@ pub const EARLY_STOP_MIN_ELAPSED: Duration = Duration::from_millis(100);
 /// pattern playouts take most of a second from launch to result when the
 /// GPU is full). A worker halves the leaves of its next batch when its
 /// last one took longer, and doubles them (up to `leaves_per_batch`) when
-/// it took under half of that. Without a time limit batches keep their
-/// full size, so playout-limited runs stay reproducible.
+/// it took under half of that. Runs with only a playout limit keep full
+/// batches, so they stay reproducible.
 pub const BATCH_TIME_FRACTION: f64 = 0.25;
 
-/// The first timed run of a search (and the first after `clear`) starts
+/// A run until stopped (analysis, pondering) sizes its batches as if it
+/// had this long: the next command waits for the batches in flight, so a
+/// batch should come back within a tenth of a second or so.
+pub const UNLIMITED_RUN_BATCH_BUDGET: Duration = Duration::from_millis(400);
+
+/// The first sized run of a search (and the first after `clear`) starts
 /// at `leaves_per_batch` divided by this and grows from there; later runs
 /// start where the last one ended.
 pub const FIRST_BATCH_DIVISOR: usize = 8;

@@ -11,7 +11,7 @@
 
 use super::config::{
     Limits, SearchConfig, BATCH_TIME_FRACTION, EARLY_STOP_CHECK_EVERY, EARLY_STOP_MIN_ELAPSED,
-    FIRST_BATCH_DIVISOR,
+    FIRST_BATCH_DIVISOR, UNLIMITED_RUN_BATCH_BUDGET,
 };
 use super::info::{self, Decision, RunCounters, SearchInfo};
 use super::root;
@@ -35,7 +35,7 @@ pub struct Search<G: Game> {
     /// simulated since the last `clear`), so runs are reproducible.
     simulations: u64,
     last_run: RunCounters,
-    /// Leaves per batch that timed runs start with (0: not measured yet;
+    /// Leaves per batch that sized runs start with (0: not measured yet;
     /// see [`BATCH_TIME_FRACTION`]).
     pub(super) batch_leaves: usize,
 }
@@ -197,6 +197,11 @@ impl<G: Game> Search<G> {
             limits: *limits,
             start,
             deadline: limits.time.map(|t| start + t),
+            batch_budget: match (limits.time, limits.playouts) {
+                (Some(t), _) => Some(t),
+                (None, None) => Some(UNLIMITED_RUN_BATCH_BUDGET),
+                (None, Some(_)) => None,
+            },
             stop,
             halt: AtomicBool::new(false),
             simulations: AtomicU64::new(self.simulations),
@@ -226,7 +231,7 @@ impl<G: Game> Search<G> {
             wait_and_report(&shared, &all_done, report);
         });
         self.simulations = shared.simulations.load(Ordering::Relaxed);
-        if shared.deadline.is_some() {
+        if shared.batch_budget.is_some() {
             self.batch_leaves = shared.batch_leaves.load(Ordering::Relaxed);
         }
         self.last_run = shared.counters();
@@ -235,7 +240,7 @@ impl<G: Game> Search<G> {
     }
 }
 
-/// Leaves for a worker's next batch in a timed run: half of `current` when
+/// Leaves for a worker's next batch in a sized run: half of `current` when
 /// the last batch took more than [`BATCH_TIME_FRACTION`] of the run's
 /// `budget`, double (at most `max`) when it took under half of that.
 pub(super) fn next_batch_leaves(
@@ -356,7 +361,12 @@ struct Shared<'a, G: Game> {
     done_playouts: AtomicU64,
     done_iterations: AtomicU64,
     next_early_check: AtomicU64,
-    /// Leaves per batch in a timed run (see [`BATCH_TIME_FRACTION`]).
+    /// The time batches are sized against (see [`BATCH_TIME_FRACTION`]):
+    /// the run's time limit, [`UNLIMITED_RUN_BATCH_BUDGET`] for a run until
+    /// stopped, none for a run with only a playout limit (batches keep
+    /// their full size, so such runs stay reproducible).
+    batch_budget: Option<Duration>,
+    /// Leaves per batch when batches are sized by time.
     batch_leaves: AtomicUsize,
     /// Per tree, its root children's `(move, visits)` at its last backup
     /// (for the early stop).
@@ -476,12 +486,12 @@ impl<'a, G: Game> Shared<'a, G> {
                 self.check_early_stop(t, &batch.root_visits);
             }
             last_batch = started.elapsed();
-            if let Some(deadline) = self.deadline {
+            if let Some(budget) = self.batch_budget {
                 let next = next_batch_leaves(
                     self.batch_leaves.load(Ordering::Relaxed),
                     self.cfg.leaves_per_batch.max(1),
                     last_batch,
-                    deadline.saturating_duration_since(self.start),
+                    budget,
                 );
                 self.batch_leaves.store(next, Ordering::Relaxed);
             }
@@ -509,7 +519,7 @@ impl<'a, G: Game> Shared<'a, G> {
                 return 0;
             }
         }
-        let wanted = match self.deadline {
+        let wanted = match self.batch_budget {
             Some(_) => self.batch_leaves.load(Ordering::Relaxed).max(1),
             None => self.cfg.leaves_per_batch.max(1),
         } as u64;
