@@ -1,8 +1,8 @@
 //! Root parallelism: several trees, one decision.
 
 use super::root;
-use super::search;
 use super::toy::{Nim, TicTacToe};
+use super::workers;
 use super::*;
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::Rollout;
@@ -182,12 +182,12 @@ fn batch_size_follows_the_time_a_batch_takes() {
     let budget = Duration::from_millis(800);
     // A quarter of the budget (200 ms) is the most a batch should take.
     let ms = Duration::from_millis;
-    assert_eq!(search::next_batch_leaves(64, 1024, ms(250), budget), 32);
-    assert_eq!(search::next_batch_leaves(1, 1024, ms(900), budget), 1);
-    assert_eq!(search::next_batch_leaves(64, 1024, ms(150), budget), 64);
-    assert_eq!(search::next_batch_leaves(64, 1024, ms(20), budget), 128);
-    assert_eq!(search::next_batch_leaves(1024, 1024, ms(20), budget), 1024);
-    assert_eq!(search::next_batch_leaves(5, 1, ms(20), budget), 1);
+    assert_eq!(workers::next_batch_leaves(64, 1024, ms(250), budget), 32);
+    assert_eq!(workers::next_batch_leaves(1, 1024, ms(900), budget), 1);
+    assert_eq!(workers::next_batch_leaves(64, 1024, ms(150), budget), 64);
+    assert_eq!(workers::next_batch_leaves(64, 1024, ms(20), budget), 128);
+    assert_eq!(workers::next_batch_leaves(1024, 1024, ms(20), budget), 1024);
+    assert_eq!(workers::next_batch_leaves(5, 1, ms(20), budget), 1);
 
     // 4 ms a leaf and 400 ms to think: batches should stay under 100 ms,
     // so the search settles at 16 leaves (64 ms) from its first 8 (an

@@ -1,0 +1,391 @@
+//! The worker side of one search run: what the workers share, the loop
+//! each runs (select under its tree's lock, simulate unlocked, back up),
+//! how a batch is sized and when one may start, and the early stop.
+
+use super::config::{
+    Limits, SearchConfig, BATCH_TIME_FRACTION, EARLY_STOP_CHECK_EVERY, EARLY_STOP_MIN_ELAPSED,
+};
+use super::info::{self, RunCounters};
+use super::root;
+use super::search::Report;
+use super::tree::{NodeId, Tree};
+use super::uct::{self, Context, LeafResult, Path, Scratch};
+use crate::game::{Game, Outcome};
+use crate::sim::{LeafStats, Simulator};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// `(move, visits)` of every child of `root` into `out` (for the early
+/// stop).
+pub(super) fn note_root_visits<M: Copy>(tree: &Tree<M>, root: NodeId, out: &mut RootVisits<M>) {
+    out.clear();
+    out.extend(
+        tree.node(root)
+            .children()
+            .filter_map(|c| Some((tree.node(c).mv?, tree.node(c).visits))),
+    );
+}
+
+/// Leaves for a worker's next batch in a sized run: half of `current` when
+/// the last batch took more than [`BATCH_TIME_FRACTION`] of the run's
+/// `budget`, double (at most `max`) when it took under half of that.
+pub(super) fn next_batch_leaves(
+    current: usize,
+    max: usize,
+    took: Duration,
+    budget: Duration,
+) -> usize {
+    let target = budget.mul_f64(BATCH_TIME_FRACTION);
+    if took > target {
+        (current / 2).max(1)
+    } else if took < target / 2 {
+        current.saturating_mul(2).min(max)
+    } else {
+        current
+    }
+    .clamp(1, max.max(1))
+}
+
+/// Blocks until every worker has finished, calling `report` on schedule.
+pub(super) fn wait_and_report<G: Game>(
+    shared: &Shared<'_, G>,
+    all_done: &mpsc::Receiver<()>,
+    report: Option<Report<'_, G::Move>>,
+) {
+    let Some((interval, callback)) = report else {
+        // Only disconnection (all workers gone) ends the wait.
+        while all_done.recv().is_ok() {}
+        return;
+    };
+    let interval = interval.max(Duration::from_millis(1));
+    let mut next = shared.start + interval;
+    loop {
+        let wait = next.saturating_duration_since(Instant::now());
+        match all_done.recv_timeout(wait) {
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let snapshot = {
+                    let guards = shared.lock_all();
+                    let trees: Vec<_> = guards.iter().map(|g| &*g.tree).collect();
+                    info::collect(&trees, Some(shared.root_pos), shared.counters())
+                };
+                callback(&snapshot);
+                // A slow callback skips reports rather than bunching them.
+                next = (next + interval).max(Instant::now());
+            }
+            Ok(()) => {}
+        }
+    }
+}
+
+/// What the workers share during one run.
+pub(super) struct Shared<'a, G: Game> {
+    /// One per tree with a root. A worker holds at most one of these locks
+    /// at a time, except through [`Shared::lock_all`], which takes them in
+    /// order: no deadlock.
+    pub(super) states: Vec<Mutex<RunState<'a, G::Move>>>,
+    pub(super) root_pos: &'a G,
+    pub(super) sim: &'a dyn Simulator<G>,
+    pub(super) cfg: &'a SearchConfig,
+    /// Playouts per leaf: the virtual loss one descent adds to its path.
+    pub(super) weight: u32,
+    pub(super) limits: Limits,
+    pub(super) start: Instant,
+    pub(super) deadline: Option<Instant>,
+    pub(super) stop: &'a AtomicBool,
+    /// Set by a worker that found a reason to end the run.
+    pub(super) halt: AtomicBool,
+    /// Leaves handed to the simulator so far (the seed sequence).
+    pub(super) simulations: AtomicU64,
+    /// Playouts reserved by batches started in this run (the playout
+    /// limit is enforced on these, so it is never overshot).
+    pub(super) started_playouts: AtomicU64,
+    pub(super) done_playouts: AtomicU64,
+    pub(super) done_iterations: AtomicU64,
+    pub(super) next_early_check: AtomicU64,
+    /// The time batches are sized against (see [`BATCH_TIME_FRACTION`]):
+    /// the run's time limit, [`UNLIMITED_RUN_BATCH_BUDGET`] for a run until
+    /// stopped, none for a run with only a playout limit (batches keep
+    /// their full size, so such runs stay reproducible).
+    pub(super) batch_budget: Option<Duration>,
+    /// Leaves per batch when batches are sized by time.
+    pub(super) batch_leaves: AtomicUsize,
+    /// Per tree, its root children's `(move, visits)` at its last backup
+    /// (for the early stop).
+    pub(super) root_visits: Mutex<Vec<RootVisits<G::Move>>>,
+}
+
+/// A tree's root children as `(move, visits)`.
+pub(super) type RootVisits<M> = Vec<(M, u64)>;
+
+/// One tree, behind its lock.
+pub(super) struct RunState<'a, M> {
+    pub(super) tree: &'a mut Tree<M>,
+    pub(super) root: NodeId,
+}
+
+/// One worker's buffers for a batch, reused between batches.
+struct Batch<G: Game> {
+    /// Positions to simulate (only the first `to_simulate` are live).
+    positions: Vec<G>,
+    paths: Vec<Path>,
+    to_simulate: usize,
+    stats: Vec<LeafStats>,
+    terminal: Vec<(Path, Outcome)>,
+    spare_paths: Vec<Path>,
+    scratch: Scratch<G::Move>,
+}
+
+impl<G: Game> Default for Batch<G> {
+    fn default() -> Self {
+        Batch {
+            positions: Vec::new(),
+            paths: Vec::new(),
+            to_simulate: 0,
+            stats: Vec::new(),
+            terminal: Vec::new(),
+            spare_paths: Vec::new(),
+            scratch: Scratch::default(),
+        }
+    }
+}
+
+impl<'a, G: Game> Shared<'a, G> {
+    fn lock(&self, tree: usize) -> MutexGuard<'_, RunState<'a, G::Move>> {
+        // A worker that panicked leaves the tree consistent enough to read;
+        // the panic itself resurfaces when the scope joins.
+        self.states[tree].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Every tree's lock, taken in index order.
+    pub(super) fn lock_all(&self) -> Vec<MutexGuard<'_, RunState<'a, G::Move>>> {
+        (0..self.states.len()).map(|t| self.lock(t)).collect()
+    }
+
+    pub(super) fn counters(&self) -> RunCounters {
+        RunCounters {
+            playouts: self.done_playouts.load(Ordering::Relaxed),
+            iterations: self.done_iterations.load(Ordering::Relaxed),
+            elapsed: self.start.elapsed(),
+        }
+    }
+
+    /// The worker loop on tree `t`: select, simulate (unlocked), back up.
+    pub(super) fn work(&self, t: usize) {
+        let mut batch = Batch::default();
+        // How long this worker's last batch took, select to back-up.
+        let mut last_batch = Duration::ZERO;
+        loop {
+            let started = Instant::now();
+            let seed = {
+                let mut state = self.lock(t);
+                let leaves = self.reserve_leaves(last_batch);
+                if leaves == 0 {
+                    return;
+                }
+                let ctx = Context {
+                    root: state.root,
+                    root_pos: self.root_pos,
+                    sim: self.sim,
+                    cfg: self.cfg,
+                    weight: self.weight,
+                };
+                select(&ctx, state.tree, leaves, &mut batch);
+                let first = self.simulations.fetch_add(leaves as u64, Ordering::Relaxed);
+                self.cfg.seed.wrapping_add(first)
+            };
+            let live = batch.to_simulate;
+            if batch.stats.len() < live {
+                batch.stats.resize_with(live, LeafStats::default);
+            }
+            if live > 0 {
+                self.sim.simulate(
+                    &batch.positions[..live],
+                    self.weight,
+                    seed,
+                    &mut batch.stats[..live],
+                );
+            }
+            {
+                let mut state = self.lock(t);
+                let (playouts, leaves) = self.back_up(state.tree, &mut batch);
+                if self.cfg.early_stop {
+                    // Counters, this tree's noted root visits and the check
+                    // change together (tree lock, then the notes' lock), so
+                    // a check never counts playouts whose visits it cannot
+                    // see.
+                    let mut noted = self.root_visits.lock().unwrap_or_else(|e| e.into_inner());
+                    self.done_playouts.fetch_add(playouts, Ordering::Relaxed);
+                    self.done_iterations.fetch_add(leaves, Ordering::Relaxed);
+                    note_root_visits(state.tree, state.root, &mut noted[t]);
+                    self.check_early_stop(&noted);
+                } else {
+                    self.done_playouts.fetch_add(playouts, Ordering::Relaxed);
+                    self.done_iterations.fetch_add(leaves, Ordering::Relaxed);
+                }
+            }
+            last_batch = started.elapsed();
+            if let Some(budget) = self.batch_budget {
+                let next = next_batch_leaves(
+                    self.batch_leaves.load(Ordering::Relaxed),
+                    self.cfg.leaves_per_batch.max(1),
+                    last_batch,
+                    budget,
+                );
+                self.batch_leaves.store(next, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// How many leaves the next batch may hold (0: this worker is done);
+    /// with a playout limit they are reserved against it. A batch that
+    /// would end past the deadline, judging by the worker's last one
+    /// (`last_batch`), is not started: a GPU batch cannot be called back,
+    /// and one of big playouts can take longer than the margin the time
+    /// control keeps for lag (19x19 pattern playouts take a good part of a
+    /// second from launch to result).
+    fn reserve_leaves(&self, last_batch: Duration) -> usize {
+        if self.halt.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed) {
+            return 0;
+        }
+        if let Some(deadline) = self.deadline {
+            let now = Instant::now();
+            if now >= deadline {
+                self.halt.store(true, Ordering::Relaxed);
+                return 0;
+            }
+            if now + last_batch > deadline {
+                return 0;
+            }
+        }
+        let wanted = match self.batch_budget {
+            Some(_) => self.batch_leaves.load(Ordering::Relaxed).max(1),
+            None => self.cfg.leaves_per_batch.max(1),
+        } as u64;
+        let weight = self.weight as u64;
+        let Some(limit) = self.limits.playouts else {
+            self.started_playouts
+                .fetch_add(wanted * weight, Ordering::Relaxed);
+            return wanted as usize;
+        };
+        let mut leaves = 0;
+        // Only fails when another worker reserved in between; then retry.
+        let _ =
+            self.started_playouts
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |started| {
+                    leaves = wanted.min(limit.saturating_sub(started).div_ceil(weight));
+                    (leaves > 0).then_some(started + leaves * weight)
+                });
+        leaves as usize
+    }
+
+    /// Backs the batch up into `tree`; returns the playouts and leaves it
+    /// added.
+    fn back_up(&self, tree: &mut Tree<G::Move>, batch: &mut Batch<G>) -> (u64, u64) {
+        let weight = self.weight;
+        let leaves = batch.to_simulate + batch.terminal.len();
+        let mut done = 0;
+        for i in 0..batch.to_simulate {
+            let stats = &batch.stats[i];
+            let result = LeafResult {
+                playouts: stats.playouts,
+                black_wins: stats.black_wins as f64,
+                amaf: &stats.amaf,
+            };
+            uct::update(
+                tree,
+                &batch.paths[i],
+                &result,
+                weight,
+                self.root_pos,
+                &mut batch.scratch,
+            );
+            tree.totals.add(stats);
+            done += stats.playouts as u64;
+        }
+        for (path, outcome) in batch.terminal.drain(..) {
+            let result = LeafResult::terminal(outcome, weight);
+            uct::update(
+                tree,
+                &path,
+                &result,
+                weight,
+                self.root_pos,
+                &mut batch.scratch,
+            );
+            done += weight as u64;
+            batch.spare_paths.push(path);
+        }
+        (done, leaves as u64)
+    }
+
+    /// Every [`EARLY_STOP_CHECK_EVERY`] leaves: halts the run when the most
+    /// visited root move over all trees is further ahead than the playouts
+    /// still to come could make up. `noted` holds each tree's root visits
+    /// as of its last backup; the caller holds the notes' lock, under
+    /// which the done counters grow with the notes, so both agree.
+    fn check_early_stop(&self, noted: &[RootVisits<G::Move>]) {
+        let iterations = self.done_iterations.load(Ordering::Relaxed);
+        if iterations < self.next_early_check.load(Ordering::Relaxed) {
+            return;
+        }
+        self.next_early_check
+            .store(iterations + EARLY_STOP_CHECK_EVERY, Ordering::Relaxed);
+        let mut left = u64::MAX;
+        let done = self.done_playouts.load(Ordering::Relaxed);
+        if let Some(limit) = self.limits.playouts {
+            left = left.min(limit.saturating_sub(done));
+        }
+        if let Some(deadline) = self.deadline {
+            let elapsed = self.start.elapsed();
+            if elapsed < EARLY_STOP_MIN_ELAPSED {
+                return;
+            }
+            let rate = done as f64 / elapsed.as_secs_f64();
+            let time_left = deadline.saturating_duration_since(Instant::now());
+            left = left.min((rate * time_left.as_secs_f64()).ceil() as u64);
+        }
+        if left == u64::MAX {
+            return; // no limit but the stop flag: nothing to predict
+        }
+        let (first, second) = root::top_two(noted);
+        if first > second.saturating_add(left) {
+            self.halt.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Descends `leaves` times in `tree`, sorting the leaves into ones to
+/// simulate (packed at the front of `positions`) and terminal ones.
+fn select<G: Game>(
+    ctx: &Context<'_, G>,
+    tree: &mut Tree<G::Move>,
+    leaves: usize,
+    batch: &mut Batch<G>,
+) {
+    batch.to_simulate = 0;
+    for _ in 0..leaves {
+        let slot = batch.to_simulate;
+        if slot == batch.positions.len() {
+            batch.positions.push(ctx.root_pos.clone());
+            batch.paths.push(Path::default());
+        }
+        let outcome = uct::descend(
+            tree,
+            ctx,
+            &mut batch.positions[slot],
+            &mut batch.paths[slot],
+            &mut batch.scratch,
+        );
+        match outcome {
+            Some(outcome) => {
+                // Keep the path, hand the slot a spare one.
+                let spare = batch.spare_paths.pop().unwrap_or_default();
+                let path = std::mem::replace(&mut batch.paths[slot], spare);
+                batch.terminal.push((path, outcome));
+            }
+            None => batch.to_simulate += 1,
+        }
+    }
+}
