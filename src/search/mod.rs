@@ -4,7 +4,8 @@
 //! Read it like michi: [`uct`] holds the algorithm (descend, expand, update
 //! with AMAF), [`tree`] the arena it runs on, [`search`] the threads and
 //! limits around it, [`workers`] what each search thread does in a run,
-//! [`root`] how several trees are merged, [`info`] what is reported, [`time`] how long to think.
+//! [`root`] how several trees are merged, [`info`] what is reported,
+//! [`time`] how long to think.
 //! Every tuning constant is in [`config`].
 //!
 //! Sign conventions: simulator results are from Black's point of view; a
