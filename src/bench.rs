@@ -163,7 +163,7 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) {
          \"nodes\":{},\"memory_bytes\":{}}}",
         options.size,
         options.threads,
-        options.trees.clamp(1, options.threads.max(1)),
+        search.config().tree_count(),
         info.iterations,
         info.iterations as f64 / secs,
         info.playouts as f64 / secs,

@@ -108,7 +108,7 @@ pub fn run<G: KernelPosition + Rollout>(
         opts.gpu_leaves,
         opts.gpu_playouts,
         opts.threads,
-        opts.trees.clamp(1, opts.threads.max(1)),
+        search.config().tree_count(),
         info.iterations,
         rate / kernel.max(1.0),
         rate / shape.max(1.0),

@@ -129,6 +129,14 @@ pub struct SearchConfig {
     pub early_stop: bool,
 }
 
+impl SearchConfig {
+    /// How many trees the search grows: `trees`, but at least one and never
+    /// more than there are threads to work on them.
+    pub fn tree_count(&self) -> usize {
+        self.trees.clamp(1, self.threads.max(1))
+    }
+}
+
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {

@@ -85,29 +85,21 @@ pub(super) struct RunCounters {
     pub elapsed: Duration,
 }
 
-/// Mean of a child for the player choosing it: real playouts if any, else
-/// its prior mean, else 0.5.
-fn value<M>(n: &Node<M>) -> f64 {
-    n.winrate().unwrap_or(if n.prior_visits > 0.0 {
-        (n.prior_wins / n.prior_visits) as f64
-    } else {
-        0.5
-    })
+/// Most visits first, then higher value (see [`super::tree::value`]);
+/// stable, so equal moves keep their order. `(visits, value)` pairs.
+fn rank_by(a: (u64, f64), b: (u64, f64)) -> Ordering {
+    b.0.cmp(&a.0)
+        .then_with(|| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal))
 }
 
-/// Most visits first, then higher value; stable, so equal children keep
-/// their move order.
+/// [`rank_by`] for children of one tree.
 fn rank<M>(a: &Node<M>, b: &Node<M>) -> Ordering {
-    b.visits
-        .cmp(&a.visits)
-        .then_with(|| value(b).partial_cmp(&value(a)).unwrap_or(Ordering::Equal))
+    rank_by((a.visits, a.value()), (b.visits, b.value()))
 }
 
-/// [`rank`] for root moves merged over the trees.
+/// [`rank_by`] for root moves merged over the trees.
 fn rank_root<M>(a: &RootMove<M>, b: &RootMove<M>) -> Ordering {
-    b.visits
-        .cmp(&a.visits)
-        .then_with(|| b.value().partial_cmp(&a.value()).unwrap_or(Ordering::Equal))
+    rank_by((a.visits, a.value()), (b.visits, b.value()))
 }
 
 /// The best child of `id` by [`rank`], if it has any.

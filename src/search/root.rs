@@ -8,7 +8,7 @@
 //! that lock, not the kernels, bounds the search. Several trees scale with
 //! the cores and each still batches its leaves for the GPU.
 
-use super::tree::{Node, NodeId, Tree};
+use super::tree::{self, Node, NodeId, Tree};
 
 /// One root move with its statistics summed over every tree.
 #[derive(Clone, Debug)]
@@ -31,16 +31,12 @@ pub(super) struct RootMove<M> {
 impl<M> RootMove<M> {
     /// Mean result from real playouts, if any.
     pub fn winrate(&self) -> Option<f64> {
-        (self.visits > 0).then(|| self.wins / self.visits as f64)
+        tree::winrate(self.visits, self.wins)
     }
 
     /// Real mean if visited, else the prior mean, else 0.5.
     pub fn value(&self) -> f64 {
-        self.winrate().unwrap_or(if self.prior_visits > 0.0 {
-            (self.prior_wins / self.prior_visits) as f64
-        } else {
-            0.5
-        })
+        tree::value(self.visits, self.wins, self.prior_visits, self.prior_wins)
     }
 
     fn new(mv: M, node: &Node<M>, tree: usize, id: NodeId) -> Self {
@@ -79,19 +75,23 @@ pub(super) fn merge<M: Copy + Eq>(trees: &[&Tree<M>]) -> Vec<RootMove<M>> {
             let Some(mv) = node.mv else {
                 continue;
             };
-            // Trees expand the root from the same move list, so the same
-            // index nearly always holds the same move.
-            let slot = match merged.get(i) {
-                Some(m) if m.mv == mv => Some(i),
-                _ => merged.iter().position(|m| m.mv == mv),
-            };
-            match slot {
+            match slot(&merged, i, |m| m.mv == mv) {
                 Some(s) => merged[s].add(node, t, id),
                 None => merged.push(RootMove::new(mv, node, t, id)),
             }
         }
     }
     merged
+}
+
+/// Where in `merged` the move a tree lists at index `hint` already is.
+/// Trees expand the root from the same move list, so the same index nearly
+/// always holds it; otherwise it is looked for.
+fn slot<T>(merged: &[T], hint: usize, is_move: impl Fn(&T) -> bool) -> Option<usize> {
+    match merged.get(hint) {
+        Some(m) if is_move(m) => Some(hint),
+        _ => merged.iter().position(is_move),
+    }
 }
 
 /// Visits and wins of the roots themselves, summed.
@@ -108,11 +108,7 @@ pub(super) fn top_two<M: Copy + Eq>(per_tree: &[Vec<(M, u64)>]) -> (u64, u64) {
     let mut merged: Vec<(M, u64)> = Vec::new();
     for list in per_tree {
         for (i, &(mv, visits)) in list.iter().enumerate() {
-            let slot = match merged.get(i) {
-                Some(&(m, _)) if m == mv => Some(i),
-                _ => merged.iter().position(|&(m, _)| m == mv),
-            };
-            match slot {
+            match slot(&merged, i, |&(m, _)| m == mv) {
                 Some(s) => merged[s].1 += visits,
                 None => merged.push((mv, visits)),
             }

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 pub struct Search<G: Game> {
     config: SearchConfig,
     sim: Arc<dyn Simulator<G>>,
-    /// One tree per [`tree_count`]; each gets an equal share of the memory
+    /// One tree per [`SearchConfig::tree_count`]; each gets an equal share of the memory
     /// cap.
     pub(super) trees: Vec<Tree<G::Move>>,
     root_pos: Option<G>,
@@ -63,10 +63,10 @@ impl<G: Game> Search<G> {
     /// Replaces the whole configuration; a new memory cap or tree count
     /// starts fresh trees.
     pub fn set_config(&mut self, config: SearchConfig) {
-        let old = (self.config.max_memory_bytes, tree_count(&self.config));
+        let old = (self.config.max_memory_bytes, self.config.tree_count());
         self.config = config;
         self.batch_leaves = 0;
-        if old != (self.config.max_memory_bytes, tree_count(&self.config)) {
+        if old != (self.config.max_memory_bytes, self.config.tree_count()) {
             self.trees = fresh_trees(&self.config);
         }
     }
@@ -173,12 +173,17 @@ impl<G: Game> Search<G> {
         let Some(root_pos) = self.root_pos.as_ref() else {
             return SearchInfo::default();
         };
-        // Trees whose root did not fit under the memory cap sit out.
-        let mut states: Vec<_> = self
+        // Trees whose root did not fit under the memory cap sit out. Kept
+        // subtrees count for the early stop from the start.
+        let mut noted = Vec::new();
+        let states: Vec<_> = self
             .trees
             .iter_mut()
             .filter_map(|tree| {
                 let root = tree.root?;
+                let mut visits = Vec::new();
+                note_root_visits(tree, root, &mut visits);
+                noted.push(visits);
                 Some(Mutex::new(RunState { tree, root }))
             })
             .collect();
@@ -186,16 +191,6 @@ impl<G: Game> Search<G> {
             self.last_run = RunCounters::default();
             return self.info();
         }
-        // Kept subtrees count for the early stop from the start.
-        let noted: Vec<_> = states
-            .iter_mut()
-            .map(|state| {
-                let state = state.get_mut().unwrap_or_else(|e| e.into_inner());
-                let mut noted = Vec::new();
-                note_root_visits(state.tree, state.root, &mut noted);
-                noted
-            })
-            .collect();
         let shared = Shared {
             states,
             root_pos,
@@ -248,19 +243,13 @@ impl<G: Game> Search<G> {
     }
 }
 
-/// How many trees the search grows: `config.trees`, but never more than
-/// there are threads to work on them.
-fn tree_count(config: &SearchConfig) -> usize {
-    config.trees.clamp(1, config.threads.max(1))
-}
-
 /// Each tree's share of the node-memory cap.
 fn tree_cap(config: &SearchConfig) -> usize {
-    config.max_memory_bytes / tree_count(config)
+    config.max_memory_bytes / config.tree_count()
 }
 
 fn fresh_trees<M: Copy>(config: &SearchConfig) -> Vec<Tree<M>> {
-    (0..tree_count(config))
+    (0..config.tree_count())
         .map(|_| Tree::new(tree_cap(config)))
         .collect()
 }

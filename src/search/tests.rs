@@ -10,13 +10,13 @@ use crate::sim::{AmafCount, Rollout, Simulator};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-fn search<G: Rollout>(config: SearchConfig, pos: &G) -> Search<G> {
+pub(super) fn search<G: Rollout>(config: SearchConfig, pos: &G) -> Search<G> {
     let mut s = Search::new(config, Arc::new(CpuSimulator::<G>::new()));
     s.set_position(pos);
     s
 }
 
-fn playouts(n: u64) -> Limits {
+pub(super) fn playouts(n: u64) -> Limits {
     Limits {
         playouts: Some(n),
         time: None,

@@ -1,6 +1,7 @@
 //! Root parallelism: several trees, one decision.
 
 use super::root;
+use super::tests::{playouts, search};
 use super::toy::{Nim, TicTacToe};
 use super::workers;
 use super::*;
@@ -9,19 +10,6 @@ use crate::sim::Rollout;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-fn search<G: Rollout>(config: SearchConfig, pos: &G) -> Search<G> {
-    let mut s = Search::new(config, Arc::new(CpuSimulator::<G>::new()));
-    s.set_position(pos);
-    s
-}
-
-fn playouts(n: u64) -> Limits {
-    Limits {
-        playouts: Some(n),
-        time: None,
-    }
-}
 
 fn trees(threads: usize, trees: usize) -> SearchConfig {
     SearchConfig {

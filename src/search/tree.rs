@@ -80,11 +80,26 @@ impl<M> Node<M> {
         self.first_child..self.first_child + self.num_children
     }
 
-    /// Mean result for the player who played `mv`, from real playouts only.
-    #[inline]
-    pub fn winrate(&self) -> Option<f64> {
-        (self.visits > 0).then(|| self.wins / self.visits as f64)
+    /// [`value`] of this node: for the player who played `mv`.
+    pub fn value(&self) -> f64 {
+        value(self.visits, self.wins, self.prior_visits, self.prior_wins)
     }
+}
+
+/// Mean of `wins` over `visits`, if there are any.
+#[inline]
+pub(super) fn winrate(visits: u64, wins: f64) -> Option<f64> {
+    (visits > 0).then(|| wins / visits as f64)
+}
+
+/// Mean of a move for the player choosing it: real playouts if any, else
+/// its prior mean, else 0.5.
+pub(super) fn value(visits: u64, wins: f64, prior_visits: f32, prior_wins: f32) -> f64 {
+    winrate(visits, wins).unwrap_or(if prior_visits > 0.0 {
+        (prior_wins / prior_visits) as f64
+    } else {
+        0.5
+    })
 }
 
 /// Fixed-size chunks of `T`; ids are `chunk << shift | offset`. Runs

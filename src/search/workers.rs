@@ -37,14 +37,14 @@ pub(super) fn next_batch_leaves(
     budget: Duration,
 ) -> usize {
     let target = budget.mul_f64(BATCH_TIME_FRACTION);
-    if took > target {
-        (current / 2).max(1)
+    let next = if took > target {
+        current / 2
     } else if took < target / 2 {
-        current.saturating_mul(2).min(max)
+        current.saturating_mul(2)
     } else {
         current
-    }
-    .clamp(1, max.max(1))
+    };
+    next.clamp(1, max.max(1))
 }
 
 /// Blocks until every worker has finished, calling `report` on schedule.
@@ -105,7 +105,8 @@ pub(super) struct Shared<'a, G: Game> {
     pub(super) done_iterations: AtomicU64,
     pub(super) next_early_check: AtomicU64,
     /// The time batches are sized against (see [`BATCH_TIME_FRACTION`]):
-    /// the run's time limit, [`UNLIMITED_RUN_BATCH_BUDGET`] for a run until
+    /// the run's time limit,
+    /// [`super::config::UNLIMITED_RUN_BATCH_BUDGET`] for a run until
     /// stopped, none for a run with only a playout limit (batches keep
     /// their full size, so such runs stay reproducible).
     pub(super) batch_budget: Option<Duration>,
@@ -210,19 +211,19 @@ impl<'a, G: Game> Shared<'a, G> {
             {
                 let mut state = self.lock(t);
                 let (playouts, leaves) = self.back_up(state.tree, &mut batch);
-                if self.cfg.early_stop {
-                    // Counters, this tree's noted root visits and the check
-                    // change together (tree lock, then the notes' lock), so
-                    // a check never counts playouts whose visits it cannot
-                    // see.
-                    let mut noted = self.root_visits.lock().unwrap_or_else(|e| e.into_inner());
-                    self.done_playouts.fetch_add(playouts, Ordering::Relaxed);
-                    self.done_iterations.fetch_add(leaves, Ordering::Relaxed);
+                // With the early stop, the counters, this tree's noted root
+                // visits and the check change together (tree lock, then the
+                // notes' lock), so a check never counts playouts whose
+                // visits it cannot see.
+                let noted = self
+                    .cfg
+                    .early_stop
+                    .then(|| self.root_visits.lock().unwrap_or_else(|e| e.into_inner()));
+                self.done_playouts.fetch_add(playouts, Ordering::Relaxed);
+                self.done_iterations.fetch_add(leaves, Ordering::Relaxed);
+                if let Some(mut noted) = noted {
                     note_root_visits(state.tree, state.root, &mut noted[t]);
                     self.check_early_stop(&noted);
-                } else {
-                    self.done_playouts.fetch_add(playouts, Ordering::Relaxed);
-                    self.done_iterations.fetch_add(leaves, Ordering::Relaxed);
                 }
             }
             last_batch = started.elapsed();
