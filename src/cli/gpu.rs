@@ -75,21 +75,19 @@ pub fn resolve_backend(
     go_policy: GpuPolicyArg,
 ) -> Result<Backend, String> {
     let go_policy = go_policy.policy();
+    // The slots are sized to the search later (see `gpu_search_shape`).
+    let cuda = |gpus| Backend::Cuda {
+        gpus,
+        go_policy,
+        slots: cuda::tuning::SLOTS_PER_GPU,
+    };
     match arg {
         BackendArg::Cpu => Ok(Backend::Cpu),
         BackendArg::Cuda => usable_gpus(gpus)
-            .map(|gpus| Backend::Cuda {
-                gpus,
-                go_policy,
-                slots: cuda::tuning::SLOTS_PER_GPU,
-            })
+            .map(cuda)
             .map_err(|e| format!("--backend cuda: no usable GPU: {e}")),
         BackendArg::Auto => match usable_gpus(gpus) {
-            Ok(gpus) => Ok(Backend::Cuda {
-                gpus,
-                go_policy,
-                slots: cuda::tuning::SLOTS_PER_GPU,
-            }),
+            Ok(gpus) => Ok(cuda(gpus)),
             Err(e) => {
                 tracing::warn!("no usable GPU ({e}); playouts run on the CPU");
                 Ok(Backend::Cpu)
@@ -250,20 +248,11 @@ pub fn search_bench(game: GameKind, args: &super::BenchArgs, cli: &super::Cli) -
         eprintln!("warpstone bench: --seconds must be more than 0 and at most 3600");
         return 2;
     }
-    let threads = args
-        .threads
-        .map_or_else(|| super::gpu_default_threads(gpus.len()), |t| t as usize);
+    let (threads, trees, slots) = super::gpu_search_shape(args.threads, cli.trees, gpus.len());
     let opts = super::gpu_bench::SearchBench {
         threads,
-        trees: cli
-            .trees
-            .map_or_else(|| super::gpu_default_trees(threads), |t| t as usize),
-        slots: super::gpu_slots(
-            cli.trees
-                .map_or_else(|| super::gpu_default_trees(threads), |t| t as usize)
-                .min(threads),
-            gpus.len(),
-        ),
+        trees,
+        slots,
         gpus,
         leaves: args.leaves.max(1),
         playouts: args.playouts,

@@ -285,6 +285,19 @@ fn gpu_slots(trees: usize, gpus: usize) -> usize {
         .max(crate::sim::cuda::tuning::SLOTS_PER_GPU)
 }
 
+/// The GPU search's (threads, trees, launch slots per GPU) from `--threads`
+/// and `--trees` (either may be unset) on `gpus` GPUs; the engine and
+/// `bench --search` both run this shape.
+fn gpu_search_shape(
+    threads: Option<u32>,
+    trees: Option<u32>,
+    gpus: usize,
+) -> (usize, usize, usize) {
+    let threads = threads.map_or_else(|| gpu_default_threads(gpus), |t| t as usize);
+    let trees = trees.map_or_else(|| gpu_default_trees(threads), |t| t as usize);
+    (threads, trees, gpu_slots(trees.min(threads), gpus))
+}
+
 /// Memory kept back from `--max-memory` for everything but the tree:
 /// binary, stacks, playout buffers, the runtime.
 const NON_TREE_ALLOWANCE_MB: u64 = 32;
@@ -382,13 +395,8 @@ pub fn main() -> i32 {
         // Batches of leaves, many playouts each (see GPU_LEAVES_PER_BATCH).
         search.leaves_per_batch = cli.gpu_leaves as usize;
         search.playouts_per_leaf = cli.gpu_playouts;
-        search.threads = cli
-            .threads
-            .map_or_else(|| gpu_default_threads(gpus.len()), |t| t as usize);
-        search.trees = cli
-            .trees
-            .map_or_else(|| gpu_default_trees(search.threads), |t| t as usize);
-        *slots = gpu_slots(search.trees.min(search.threads), gpus.len());
+        (search.threads, search.trees, *slots) =
+            gpu_search_shape(cli.threads, cli.trees, gpus.len());
     }
     let options = EngineOptions {
         search,
@@ -466,6 +474,9 @@ mod tests {
         assert_eq!(gpu_slots(8, 1), 8);
         assert_eq!(gpu_slots(8, 4), 2);
         assert_eq!(gpu_slots(1, 1), crate::sim::cuda::tuning::SLOTS_PER_GPU);
+        // The shape the engine and the bench share.
+        assert_eq!(gpu_search_shape(Some(16), None, 1), (16, 8, 8));
+        assert_eq!(gpu_search_shape(Some(4), Some(8), 1), (4, 8, 4));
     }
 
     #[test]
