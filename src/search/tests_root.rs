@@ -108,12 +108,15 @@ fn top_two_sums_moves_over_lists_in_any_order() {
 }
 
 /// The CPU simulator, slowed to `per_batch` plus `per_leaf` a leaf (a GPU
-/// round trip), counting its batches.
+/// round trip), counting its batches. `queued()` runs the batches one at a
+/// time, as one GPU shared by every search thread: a batch's round trip
+/// then grows with what the other threads have in flight.
 struct Slow<G> {
     inner: CpuSimulator<G>,
     per_batch: Duration,
     per_leaf: Duration,
     batches: AtomicUsize,
+    device: Option<std::sync::Mutex<()>>,
 }
 
 impl<G: Rollout> Slow<G> {
@@ -123,6 +126,14 @@ impl<G: Rollout> Slow<G> {
             per_batch: Duration::from_millis(per_batch_ms),
             per_leaf: Duration::from_millis(per_leaf_ms),
             batches: AtomicUsize::new(0),
+            device: None,
+        }
+    }
+
+    fn queued(self) -> Self {
+        Slow {
+            device: Some(std::sync::Mutex::new(())),
+            ..self
         }
     }
 }
@@ -134,35 +145,15 @@ impl<G: Rollout> crate::sim::Simulator<G> for Slow<G> {
 
     fn simulate(&self, leaves: &[G], k: u32, seed: u64, out: &mut [crate::sim::LeafStats]) {
         self.batches.fetch_add(1, Ordering::Relaxed);
-        std::thread::sleep(self.per_batch + self.per_leaf * leaves.len() as u32);
+        {
+            let _device = self.device.as_ref().map(|d| d.lock().unwrap());
+            std::thread::sleep(self.per_batch + self.per_leaf * leaves.len() as u32);
+        }
         self.inner.simulate(leaves, k, seed, out);
     }
 
     fn priors(&self, pos: &G, moves: &[G::Move], out: &mut Vec<crate::sim::Prior>) {
         self.inner.priors(pos, moves, out);
-    }
-}
-
-/// One GPU shared by every search thread: batches run one at a time,
-/// `per_leaf` a leaf, so a batch's round trip grows with what the other
-/// threads have in flight.
-struct Queue<G> {
-    inner: CpuSimulator<G>,
-    per_leaf: Duration,
-    device: std::sync::Mutex<()>,
-}
-
-impl<G: Rollout> crate::sim::Simulator<G> for Queue<G> {
-    fn name(&self) -> &str {
-        "queue"
-    }
-
-    fn simulate(&self, leaves: &[G], k: u32, seed: u64, out: &mut [crate::sim::LeafStats]) {
-        {
-            let _device = self.device.lock().unwrap();
-            std::thread::sleep(self.per_leaf * leaves.len() as u32);
-        }
-        self.inner.simulate(leaves, k, seed, out);
     }
 }
 
@@ -235,11 +226,7 @@ fn threads_sharing_a_device_keep_their_batches_in_time() {
         leaves_per_batch: 128,
         ..trees(16, 1)
     };
-    let sim = Arc::new(Queue::<TicTacToe> {
-        inner: CpuSimulator::new(),
-        per_leaf: Duration::from_millis(1),
-        device: std::sync::Mutex::new(()),
-    });
+    let sim = Arc::new(Slow::<TicTacToe>::new(0, 1).queued());
     let mut s = Search::new(config, sim);
     s.set_position(&TicTacToe::new());
     let clock = Instant::now();

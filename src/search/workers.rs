@@ -246,8 +246,8 @@ impl<'a, G: Game> Shared<'a, G> {
             // before any big batch had come back, and 19x19 moves at 1 s
             // took 1.4 s (H200).
             if let Some(budget) = self.batch_budget {
-                let elapsed = self.start.elapsed().as_secs_f64().max(1e-6);
-                let rate = self.done_iterations.load(Ordering::Relaxed) as f64 / elapsed;
+                let run = self.counters();
+                let rate = run.iterations as f64 / run.elapsed.as_secs_f64().max(1e-6);
                 let next = next_batch_leaves(
                     last_leaves,
                     self.cfg.leaves_per_batch.max(1),
