@@ -322,7 +322,7 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
             }
             if (p >= 0) {
                 // Not suicide (gbp_move_kind said so), so this plays.
-                b.try_play(onehot<G::W>(p));
+                b.template try_play<0>(onehot<G::W>(p));
                 gb_note_first<N>(first, p, b.me);
                 passes = 0;
             } else {
