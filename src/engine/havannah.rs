@@ -76,7 +76,7 @@ impl HavannahSession {
         self.pos = pos;
         self.history.clear();
         self.undo_stack.clear();
-        self.thinker.clear();
+        self.thinker.clear(&self.pos);
         Reply::empty()
     }
 
@@ -297,7 +297,7 @@ impl HavannahSession {
         self.pos = pos;
         self.history = moves;
         self.undo_stack = undo_stack;
-        self.thinker.clear();
+        self.thinker.clear(&self.pos);
         Reply::empty()
     }
 

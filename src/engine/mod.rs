@@ -166,7 +166,8 @@ where
             Ok(sim) => {
                 let sim = sim.with_go_policy(*go_policy);
                 tracing::info!(
-                    "playouts on {} GPU(s) (Go policy {}), kernels compiled in {:.1} s",
+                    "playouts on {} GPU(s) (Go policy {}), opened in {:.1} s; each board size's \
+                     kernels are compiled when the size is set",
                     sim.gpu_count(),
                     go_policy.name(),
                     started.elapsed().as_secs_f64()

@@ -60,11 +60,14 @@ impl<G: Game> Thinker<G> {
         &self.sim
     }
 
-    /// Forgets the tree (new game, loaded record).
-    pub fn clear(&mut self) {
+    /// Forgets the tree (new game, loaded record) and gets the simulator
+    /// ready for `pos`'s board size (the GPU compiles that size's kernels
+    /// now, not in the first search's time).
+    pub fn clear(&mut self, pos: &G) {
         if let Some(search) = self.search.as_mut() {
             search.clear();
         }
+        self.sim.prepare(pos);
     }
 
     /// Searches `pos` within `limits`, reusing the tree where the position

@@ -98,6 +98,14 @@ pub trait Simulator<G: Game>: Send + Sync {
     /// simulator resets each entry).
     fn simulate(&self, leaves: &[G], playouts_per_leaf: u32, seed: u64, out: &mut [LeafStats]);
 
+    /// Gets ready to simulate positions of `pos`'s game and size (the GPU
+    /// compiles and loads that size's kernels). The engine calls it when
+    /// the board size is set, so that no search waits for it. The default
+    /// does nothing.
+    fn prepare(&self, pos: &G) {
+        let _ = pos;
+    }
+
     /// Heuristic priors for expanding `pos` with `moves`; `out` gets one
     /// entry per move. The default gives none (all zero).
     fn priors(&self, pos: &G, moves: &[G::Move], out: &mut Vec<Prior>) {

@@ -102,7 +102,7 @@ impl GoSession {
         self.pos = pos;
         self.undo_stack.clear();
         self.record = setup::empty_record(&self.pos);
-        self.thinker.clear();
+        self.thinker.clear(&self.pos);
         Ok(())
     }
 

@@ -186,7 +186,7 @@ impl GoSession {
         self.pos = pos;
         self.undo_stack = undo_stack;
         self.record = kept;
-        self.thinker.clear();
+        self.thinker.clear(&self.pos);
         // GNU Go answers with the colour to move; regression suites read it.
         Reply::ok(self.pos.to_move().name())
     }

@@ -6,6 +6,7 @@
 //! runs them against the project's own rules (see [`super::positions`]).
 
 use super::check_tables::{table_z, TableZ, TABLE_Z_LIMIT};
+use super::compile::Source;
 use super::device::{GoKernel, Gpu, HexVariant, GO_SIZES};
 use super::hex;
 use super::input::KernelPosition;
@@ -182,6 +183,31 @@ where
             return report;
         }
     };
+    // Compiled here rather than inside the first timed replay of a size.
+    let sources = [
+        (Source::Go, &opts.go_sizes),
+        (Source::Havannah, &opts.hex_sizes),
+    ];
+    for (source, &size) in sources
+        .iter()
+        .flat_map(|(s, sizes)| sizes.iter().map(move |z| (*s, z)))
+    {
+        let started = std::time::Instant::now();
+        let result = match gpu.prepare(source, size) {
+            // Reported by the checks of that size.
+            Err(CudaError::UnsupportedSize { .. }) => continue,
+            result => result.map(|()| {
+                let secs = started.elapsed().as_secs_f64();
+                (true, format!("compiled and loaded in {secs:.1} s"))
+            }),
+        };
+        push(
+            &mut report,
+            progress,
+            format!("{}{size} kernels", source.stem()),
+            result,
+        );
+    }
     for &size in opts.go_sizes.iter().filter(|_| opts.sequences > 0) {
         let max_moves = if size >= 19 { 400 } else { 2 * size * size };
         // The shared-memory flavour replays with the same kernel as (b).

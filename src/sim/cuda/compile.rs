@@ -4,6 +4,15 @@
 //! front of the game's `.cu` file. Concatenation rather than a named
 //! header keeps the sources plain files that `nvcc` could also build with
 //! a `-include`, and needs no header-table plumbing through cudarc.
+//!
+//! The device compiles one board size at a time ([`compile`] with a size):
+//! the kernel files instantiate each family once per size with a macro
+//! call at the start of a line whose first argument is the size
+//! (`GO_BITS_ENTRY(9, 8)`, `HEX_TABLES(10)`), and only that size's lines
+//! are kept. NVRTC and the driver then compile a third of the Go code (a
+//! quarter of Havannah's): on a fresh machine the whole of both took about
+//! 35 s before the engine could answer, and the driver and NVRTC cache
+//! each size's result on disk.
 
 use super::CudaError;
 use cudarc::nvrtc::{CompileError, CompileOptions, Ptx};
@@ -67,6 +76,38 @@ impl Source {
     }
 }
 
+/// The board size a line instantiates kernels for, if it is such a line:
+/// a macro call at the start of the line (upper-case name) whose first
+/// argument is a number.
+fn instantiated_size(line: &str) -> Option<usize> {
+    let (name, rest) = line.split_once('(')?;
+    if name.is_empty()
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        || !name.as_bytes()[0].is_ascii_uppercase()
+    {
+        return None;
+    }
+    let end = rest.find([',', ')'])?;
+    rest[..end].trim().parse().ok()
+}
+
+/// `text` with only the kernel instances for `size` (see the module
+/// comment).
+fn keep_size(text: &str, size: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        // A dropped line stays as an empty one, so NVRTC's line numbers
+        // still match the files.
+        if instantiated_size(line).is_none_or(|s| s == size) {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// True when libnvrtc can be loaded. Must be asked before any NVRTC call:
 /// cudarc panics when the library is missing.
 pub fn nvrtc_present() -> bool {
@@ -75,8 +116,9 @@ pub fn nvrtc_present() -> bool {
     unsafe { cudarc::nvrtc::sys::is_culib_present() }
 }
 
-/// Compiles one source for `arch` (such as `compute_90`) into PTX.
-pub fn compile(source: Source, arch: &str) -> Result<Ptx, CudaError> {
+/// Compiles one source for `arch` (such as `compute_90`) into PTX: the
+/// kernels of one board size, or with `None` of every size.
+pub fn compile(source: Source, size: Option<usize>, arch: &str) -> Result<Ptx, CudaError> {
     if !nvrtc_present() {
         return Err(CudaError::NoNvrtcLibrary);
     }
@@ -92,7 +134,11 @@ pub fn compile(source: Source, arch: &str) -> Result<Ptx, CudaError> {
         name: Some(source.name().to_string()),
         ..Default::default()
     };
-    cudarc::nvrtc::compile_ptx_with_opts(source.text(), opts).map_err(|e| match e {
+    let text = match size {
+        Some(size) => keep_size(&source.text(), size),
+        None => source.text(),
+    };
+    cudarc::nvrtc::compile_ptx_with_opts(text, opts).map_err(|e| match e {
         CompileError::CompileError { nvrtc, log, .. } => CudaError::Compile {
             kernel: source.name(),
             arch: arch.to_string(),
@@ -115,7 +161,7 @@ pub fn compile(source: Source, arch: &str) -> Result<Ptx, CudaError> {
 pub fn compile_all(arch: &str) -> Result<Vec<(&'static str, String)>, CudaError> {
     Source::ALL
         .iter()
-        .map(|&source| Ok((source.stem(), compile(source, arch)?.to_src())))
+        .map(|&source| Ok((source.stem(), compile(source, None, arch)?.to_src())))
         .collect()
 }
 
@@ -138,9 +184,61 @@ mod tests {
     fn rejects_a_malformed_architecture() {
         if nvrtc_present() {
             assert!(matches!(
-                compile(Source::Go, "sm_90; rm"),
+                compile(Source::Go, None, "sm_90; rm"),
                 Err(CudaError::Input(_))
             ));
+        }
+    }
+
+    #[test]
+    fn finds_the_lines_that_instantiate_a_size() {
+        assert_eq!(instantiated_size("GO_BITS_ENTRY(9, 8)"), Some(9));
+        assert_eq!(instantiated_size("HEX_TABLES(10)"), Some(10));
+        assert_eq!(instantiated_size("HEX_TABLES_BIND( 4 )"), Some(4));
+        assert_eq!(instantiated_size("#define GO_ENTRY(N)   \\"), None);
+        assert_eq!(instantiated_size("    GO_ENTRY(9)"), None);
+        assert_eq!(instantiated_size("go_masks(9)"), None);
+        assert_eq!(instantiated_size("GO_ENTRY(N)"), None);
+        assert_eq!(instantiated_size("// GO_ENTRY(9)"), None);
+    }
+
+    /// Every size's own translation unit keeps its instances, drops the
+    /// others' and keeps the line count; with NVRTC (CI has PyPI's), each
+    /// compiles and exports exactly its size's kernels.
+    #[test]
+    fn each_size_compiles_alone() {
+        let cases = [
+            (Source::Go, &[9usize, 13, 19][..]),
+            (Source::Havannah, &[4, 6, 8, 10][..]),
+        ];
+        for (source, sizes) in cases {
+            let full = source.text();
+            for &size in sizes {
+                let text = keep_size(&full, size);
+                assert_eq!(text.lines().count(), full.lines().count());
+                let kept: Vec<usize> = text.lines().filter_map(instantiated_size).collect();
+                assert!(
+                    !kept.is_empty() && kept.iter().all(|&s| s == size),
+                    "{kept:?}"
+                );
+                if !nvrtc_present() {
+                    continue;
+                }
+                let ptx = compile(source, Some(size), "compute_90")
+                    .unwrap_or_else(|e| panic!("{} size {size}: {e}", source.stem()))
+                    .to_src();
+                let entry = |s: usize| match source {
+                    Source::Go => format!(".entry go_bits_random_{s}("),
+                    Source::Havannah => format!(".entry hex_packed_{s}("),
+                };
+                assert!(ptx.contains(&entry(size)));
+                for &other in sizes.iter().filter(|&&o| o != size) {
+                    assert!(
+                        !ptx.contains(&entry(other)),
+                        "size {other} in size {size}'s PTX"
+                    );
+                }
+            }
         }
     }
 }

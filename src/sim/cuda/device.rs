@@ -1,16 +1,18 @@
 //! The driver side: device discovery, one context with its compiled
-//! modules, and typed kernel launches.
+//! modules (one per game and board size, compiled on first use), and
+//! typed kernel launches.
 
-use super::compile::{compile, Source};
+use super::compile::Source;
 use super::grid::{
     self, playout_config, point_block, point_config, replay_config, whole_waves_config,
 };
-use super::hex::{self, HexGeometry};
+use super::hex;
+use super::modules::Modules;
 pub use super::variants::{GoKernel, HexVariant};
 use super::CudaError;
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
 use std::sync::Arc;
 
@@ -70,7 +72,9 @@ fn describe(ctx: &Arc<CudaContext>) -> Result<DeviceInfo, CudaError> {
     })
 }
 
-/// A context on one GPU with every kernel compiled and loaded.
+/// A context on one GPU, with each game's kernels for a board size
+/// compiled and loaded when that size is first used (see
+/// [`Gpu::prepare`]).
 pub struct Gpu {
     pub info: DeviceInfo,
     pub ctx: Arc<CudaContext>,
@@ -78,8 +82,8 @@ pub struct Gpu {
     /// launches run on the caller's stream (one per launch slot, see
     /// `simulator.rs`), so that batches of several threads overlap.
     pub stream: Arc<CudaStream>,
-    go: Arc<CudaModule>,
-    hex: Arc<CudaModule>,
+    pub(super) go: Modules,
+    pub(super) hex: Modules,
     /// Largest per-thread local memory of a kernel launched so far; the
     /// driver reserves it for every thread the device can hold.
     local_bytes_per_thread: std::sync::atomic::AtomicUsize,
@@ -128,37 +132,12 @@ impl Gpu {
             .ok_or(CudaError::NoDevice)?;
         let ctx = CudaContext::new(ordinal)?;
         let stream = ctx.new_stream()?;
-        let arch = info.arch();
-        let go = ctx.load_module(compile(Source::Go, &arch)?)?;
-        let hex = ctx.load_module(compile(Source::Havannah, &arch)?)?;
-        let table = &crate::sim::go_rollout::PATTERN_TABLE;
-        let mut symbol = go.get_global("go_pattern_table", &stream)?;
-        // SAFETY: the symbol is `__device__ u64 go_pattern_table[1024]`
-        // (go_weights.cu); the view has exactly that length.
-        let mut words = unsafe { symbol.transmute_mut::<u64>(table.len()) }
-            .ok_or_else(|| CudaError::Driver("go_pattern_table has the wrong size".into()))?;
-        stream.memcpy_htod(table, &mut words)?;
-        for side in hex::SIZES {
-            let g = HexGeometry::new(side);
-            let mut nbr = hex.get_global(&format!("hex_nbr_{side}"), &stream)?;
-            // SAFETY: the symbol is `short[cells * 6]`; the view is
-            // reinterpreted with exactly that length.
-            let mut nbr16 = unsafe { nbr.transmute_mut::<i16>(g.neighbours.len()) }
-                .ok_or_else(|| CudaError::Driver(format!("hex_nbr_{side} has the wrong size")))?;
-            stream.memcpy_htod(&g.neighbours, &mut nbr16)?;
-            let mut mask = hex.get_global(&format!("hex_mask_{side}"), &stream)?;
-            // SAFETY: the symbol is `unsigned short[cells]`.
-            let mut mask16 = unsafe { mask.transmute_mut::<u16>(g.masks.len()) }
-                .ok_or_else(|| CudaError::Driver(format!("hex_mask_{side} has the wrong size")))?;
-            stream.memcpy_htod(&g.masks, &mut mask16)?;
-        }
-        stream.synchronize()?;
         Ok(Gpu {
             info,
             ctx,
             stream,
-            go,
-            hex,
+            go: Modules::default(),
+            hex: Modules::default(),
             threads_per_sm: None,
             bits_block: None,
             local_bytes_per_thread: Default::default(),
@@ -166,18 +145,18 @@ impl Gpu {
     }
 
     fn go_function(&self, kind: &str, size: usize) -> Result<CudaFunction, CudaError> {
-        check_go_size(size)?;
-        Ok(self.go.load_function(&format!("go_{kind}_{size}"))?)
+        let go = self.module(Source::Go, size)?;
+        Ok(go.load_function(&format!("go_{kind}_{size}"))?)
     }
 
     fn go_bits_function(&self, kind: &str, size: usize) -> Result<CudaFunction, CudaError> {
-        check_go_size(size)?;
-        Ok(self.go.load_function(&format!("go_bits_{kind}_{size}"))?)
+        let go = self.module(Source::Go, size)?;
+        Ok(go.load_function(&format!("go_bits_{kind}_{size}"))?)
     }
 
     fn hex_function(&self, kind: &str, side: usize) -> Result<CudaFunction, CudaError> {
-        check_hex_size(side)?;
-        Ok(self.hex.load_function(&format!("hex_{kind}_{side}"))?)
+        let hex = self.module(Source::Havannah, side)?;
+        Ok(hex.load_function(&format!("hex_{kind}_{side}"))?)
     }
 
     /// Launches Go playouts on `stream`: `leaves` headers (5 × i32 each:
@@ -261,7 +240,7 @@ impl Gpu {
             GoKernel::PlayoutPerThreadShared => {
                 let f = self.go_function("shared", size)?;
                 let per_thread =
-                    self.read_global_u32(&self.go, &format!("go_shared_bytes_{size}"))?;
+                    self.read_global_u32(Source::Go, size, &format!("go_shared_bytes_{size}"))?;
                 let cfg = self.shared_config(&f, per_thread, leaf_count, playouts_per_leaf)?;
                 (f, cfg)
             }
@@ -298,7 +277,8 @@ impl Gpu {
 
     /// A `u32` the kernels export as a `__constant__` (sizes of device
     /// structs the host must not guess).
-    fn read_global_u32(&self, module: &Arc<CudaModule>, name: &str) -> Result<u32, CudaError> {
+    fn read_global_u32(&self, source: Source, size: usize, name: &str) -> Result<u32, CudaError> {
+        let module = self.module(source, size)?;
         let mut symbol = module.get_global(name, &self.stream)?;
         // SAFETY: the symbol is one `u32` (`extern "C" __constant__ u32`).
         let view = unsafe { symbol.transmute_mut::<u32>(1) }
@@ -451,11 +431,11 @@ impl Gpu {
         let f = self.hex_function(variant.stem(), side)?;
         let cfg = if variant == HexVariant::CompressShared {
             let per_thread =
-                self.read_global_u32(&self.hex, &format!("hex_shared_bytes_{side}"))?;
+                self.read_global_u32(Source::Havannah, side, &format!("hex_shared_bytes_{side}"))?;
             self.shared_config(&f, per_thread, leaf_count, playouts_per_leaf)?
         } else if variant == HexVariant::Packed {
             let per_thread =
-                self.read_global_u32(&self.hex, &format!("hex_packed_bytes_{side}"))?;
+                self.read_global_u32(Source::Havannah, side, &format!("hex_packed_bytes_{side}"))?;
             self.interleaved_config(&f, per_thread, leaf_count, playouts_per_leaf)?
         } else {
             playout_config(

@@ -15,7 +15,8 @@
 //! cannot load one.
 //!
 //! - [`compile`]: kernel sources and NVRTC; [`compile_all`] needs no GPU.
-//! - [`device`]: the driver side: context, modules, launches.
+//! - [`device`]: the driver side: context, launches; `modules`: each
+//!   game's kernels compiled and loaded per board size on first use.
 //! - [`variants`]: the kernel flavours per game ([`GoKernel`], [`HexVariant`]).
 //! - [`hex`]: Havannah board geometry shared by the host and the kernels.
 //! - [`input`]: how a position becomes kernel input ([`KernelPosition`]).
@@ -35,6 +36,7 @@ pub mod device;
 mod grid;
 pub mod hex;
 pub mod input;
+mod modules;
 pub mod multi;
 pub mod positions;
 pub mod replay;

@@ -1,7 +1,8 @@
 //! What the search gets when it runs on GPUs: the kernels' playouts with the
 //! CPU policy's priors for tree expansion, spread over every chosen GPU.
 
-use super::input::KernelPosition;
+use super::compile::Source;
+use super::input::{KernelInput, KernelPosition};
 use super::{CudaError, CudaSimulator, Gpu};
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::go_rollout::GoPolicy;
@@ -26,7 +27,8 @@ pub struct GpuSimulator<G> {
 }
 
 impl<G> GpuSimulator<G> {
-    /// Opens and compiles the kernels on every GPU in `ordinals`, each
+    /// Opens every GPU in `ordinals` (kernels are compiled per board size
+    /// when first needed, see [`Gpu::prepare`]), each
     /// with `slots_per_gpu` launch slots (at least one).
     pub fn new(ordinals: &[usize], slots_per_gpu: usize) -> Result<Self, CudaError> {
         let gpus = ordinals
@@ -113,6 +115,23 @@ impl<G: KernelPosition + Rollout> Simulator<G> for GpuSimulator<G> {
                 tracing::warn!("GPU playouts failed ({e}); the CPU plays these leaves out");
             }
             self.cpu.simulate(leaves, playouts_per_leaf, seed, out);
+        }
+    }
+
+    /// Compiles and loads the kernels of `pos`'s size on every GPU. Sizes
+    /// without kernels are left to the CPU as in `simulate`; any other
+    /// failure is logged, and the playouts that need the kernels fail
+    /// over to the CPU as any GPU failure does.
+    fn prepare(&self, pos: &G) {
+        let (source, size) = match pos.kernel_input() {
+            KernelInput::Go(leaf) => (Source::Go, leaf.size),
+            KernelInput::Havannah(leaf) => (Source::Havannah, leaf.side),
+        };
+        for gpu in &self.gpus {
+            match gpu.gpu().prepare(source, size) {
+                Ok(()) | Err(CudaError::UnsupportedSize { .. }) => {}
+                Err(e) => tracing::warn!("cannot prepare the GPU for size {size}: {e}"),
+            }
         }
     }
 

@@ -55,7 +55,8 @@ fn leaves_per_chunk(points: usize, slots: usize) -> usize {
 }
 
 impl<G> CudaSimulator<G> {
-    /// Opens GPU `ordinal` and compiles the kernels for it.
+    /// Opens GPU `ordinal`; its kernels are compiled per board size on
+    /// first use (see [`Gpu::prepare`]).
     pub fn new(ordinal: usize) -> Result<Self, CudaError> {
         Self::with_gpu(Gpu::new(ordinal)?)
     }
