@@ -116,6 +116,8 @@ struct Slow<G> {
     per_batch: Duration,
     per_leaf: Duration,
     batches: AtomicUsize,
+    /// The most leaves one batch had.
+    largest: AtomicUsize,
     device: Option<std::sync::Mutex<()>>,
 }
 
@@ -126,6 +128,7 @@ impl<G: Rollout> Slow<G> {
             per_batch: Duration::from_millis(per_batch_ms),
             per_leaf: Duration::from_millis(per_leaf_ms),
             batches: AtomicUsize::new(0),
+            largest: AtomicUsize::new(0),
             device: None,
         }
     }
@@ -145,6 +148,7 @@ impl<G: Rollout> crate::sim::Simulator<G> for Slow<G> {
 
     fn simulate(&self, leaves: &[G], k: u32, seed: u64, out: &mut [crate::sim::LeafStats]) {
         self.batches.fetch_add(1, Ordering::Relaxed);
+        self.largest.fetch_max(leaves.len(), Ordering::Relaxed);
         {
             let _device = self.device.as_ref().map(|d| d.lock().unwrap());
             std::thread::sleep(self.per_batch + self.per_leaf * leaves.len() as u32);
@@ -174,9 +178,11 @@ fn no_batch_is_started_that_would_end_past_the_deadline() {
     let clock = Instant::now();
     s.run(&timed(500), &AtomicBool::new(false), None);
     let took = clock.elapsed();
-    // Without the rule the third batch would end at 600 ms.
-    assert!(took < Duration::from_millis(580), "{took:?}");
+    // Without the rule a third batch would start (and end at 600 ms);
+    // the count is the check, the time only a loose one (a loaded
+    // machine sleeps late).
     assert_eq!(sim.batches.load(Ordering::Relaxed), 2);
+    assert!(took < Duration::from_millis(1000), "{took:?}");
 }
 
 #[test]
@@ -207,7 +213,8 @@ fn batch_size_follows_the_time_a_batch_takes() {
     s.set_position(&TicTacToe::new());
     let clock = Instant::now();
     s.run(&timed(400), &AtomicBool::new(false), None);
-    assert!(clock.elapsed() < Duration::from_millis(500));
+    // Loose: the deadline rule, not the machine's speed, is what is checked.
+    assert!(clock.elapsed() < Duration::from_millis(700));
     assert!((16..=32).contains(&s.batch_leaves), "{}", s.batch_leaves);
     // A new game may be on a slower board: start small again.
     s.clear();
@@ -227,12 +234,19 @@ fn threads_sharing_a_device_keep_their_batches_in_time() {
         ..trees(16, 1)
     };
     let sim = Arc::new(Slow::<TicTacToe>::new(0, 1).queued());
-    let mut s = Search::new(config, sim);
+    let mut s = Search::new(config, sim.clone());
     s.set_position(&TicTacToe::new());
     let clock = Instant::now();
     s.run(&timed(400), &AtomicBool::new(false), None);
     let took = clock.elapsed();
-    // Measured 364-398 ms; the first rule took 580-605 ms.
-    assert!(took < Duration::from_millis(480), "{took:?}");
+    // No batch grew past the first ones (16 leaves): the device can back
+    // up at most 1,000 leaves a second, a fair share of a quarter of the
+    // budget is about 6 leaves a thread, and a slower machine only makes
+    // that smaller. The first rule grew them to 128. (Wall time, 364-398
+    // ms on an idle machine against the first rule's 580-605 ms, is only
+    // checked loosely: a loaded CI machine took 643 ms.)
+    let largest = sim.largest.load(Ordering::Relaxed);
+    assert!(largest <= 16, "a batch of {largest} leaves");
     assert!(s.batch_leaves <= 16, "{}", s.batch_leaves);
+    assert!(took < Duration::from_millis(1500), "{took:?}");
 }
