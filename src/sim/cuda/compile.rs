@@ -169,8 +169,9 @@ pub fn compile_all(arch: &str) -> Result<Vec<(&'static str, String)>, CudaError>
 mod tests {
     use super::*;
 
-    /// CI puts PyPI's NVRTC on the library path, so this compiles every
-    /// kernel there; without the library it must fail with an error.
+    /// With NVRTC on the library path (`.ci/run` runs these tests again
+    /// with PyPI's) this compiles every kernel; without the library it
+    /// must fail with an error.
     #[test]
     fn compile_all_compiles_or_reports_the_missing_library() {
         match compile_all("compute_90") {
@@ -203,8 +204,9 @@ mod tests {
     }
 
     /// Every size's own translation unit keeps its instances, drops the
-    /// others' and keeps the line count; with NVRTC (CI has PyPI's), each
-    /// compiles and exports exactly its size's kernels.
+    /// others' and keeps the line count; with NVRTC (`.ci/run` runs these
+    /// tests again with PyPI's), each compiles and exports exactly its
+    /// size's kernels.
     #[test]
     fn each_size_compiles_alone() {
         let cases = [
