@@ -15,7 +15,7 @@
 //! - [`sim`]: the [`sim::Simulator`] trait that evaluates batches of leaves;
 //!   the CPU simulator and the per-game playout policies.
 //! - [`game`]: rules only: Go, Havannah.
-//! - [`bench`]: playout and search benchmarks printing JSON lines.
+//! - [`bench`](mod@bench): playout and search benchmarks printing JSON lines.
 
 pub mod bench;
 pub mod cli;

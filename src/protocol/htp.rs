@@ -2,7 +2,7 @@
 //! (Timo Ewalds' engine, also used by HavannahGui and Little Golem bots).
 //!
 //! Same line layer and reply format as GTP. Differences from GTP that come
-//! from Castro: White moves first; cells are `c3`-style [`HexVertex`]es and
+//! from Castro: White moves first; cells are `c3`-style [`HexVertex`](super::hex_vertex::HexVertex)es and
 //! `swap` is a move; `genmove` takes an optional colour (and Castro's
 //! optional seconds); `undo` an optional count; `swap 0|1` switches the swap
 //! rule; `havannah_winner` reports `none`, `white`, `black` or `draw`;

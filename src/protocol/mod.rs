@@ -4,7 +4,7 @@
 //!
 //! Layers, each in its own file, in the order a line passes through them:
 //!
-//! 1. [`line`]: raw bytes of one line → [`Line`] (GTP 2 §2.2 preprocessing,
+//! 1. [`line`](mod@line): raw bytes of one line → [`Line`] (GTP 2 §2.2 preprocessing,
 //!    the numeric id, GoGui's `# interrupt`, over-long and non-UTF-8 lines);
 //! 2. [`gtp`] / [`htp`]: command text → [`GtpCommand`] / [`HtpCommand`],
 //!    built from the argument cursor in [`args`] and the token grammars in

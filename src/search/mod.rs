@@ -1,10 +1,10 @@
 //! Generic UCT search with RAVE over any [`Game`](crate::game::Game),
 //! evaluating leaves through a [`Simulator`](crate::sim::Simulator).
 //!
-//! Read it like michi: [`uct`] holds the algorithm (descend, expand, update
-//! with AMAF), [`tree`] the arena it runs on, [`search`] the threads and
-//! limits around it, [`workers`] what each search thread does in a run,
-//! [`root`] how several trees are merged, [`info`] what is reported,
+//! Read it like michi: `uct` holds the algorithm (descend, expand, update
+//! with AMAF), `tree` the arena it runs on, `search` the threads and
+//! limits around it, `workers` what each search thread does in a run,
+//! `root` how several trees are merged, `info` what is reported,
 //! [`time`] how long to think.
 //! Every tuning constant is in [`config`].
 //!

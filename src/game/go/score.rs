@@ -121,7 +121,7 @@ impl super::Position {
     /// stones marked in `dead` (indexed by move index): live stones count
     /// for their colour, and each region of empty points and dead stones
     /// counts for the colour that alone borders it. With nothing dead this
-    /// is [`Position::area_score`].
+    /// is [`Position::area_score`](super::Position::area_score).
     pub fn area_score_without(&self, dead: &[bool]) -> f32 {
         let size = self.size();
         let index = |p: usize| self.board.dense_index(p);

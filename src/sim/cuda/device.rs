@@ -91,7 +91,7 @@ pub struct Gpu {
     /// [`super::tuning::threads_per_sm`] for the game and size.
     pub threads_per_sm: Option<u32>,
     /// Threads per block of the bitboard kernels, instead of
-    /// [`grid::bitboard_block`]'s choice (check-gpu compares sizes).
+    /// `grid::bitboard_block`'s choice (check-gpu compares sizes).
     pub bits_block: Option<u32>,
 }
 

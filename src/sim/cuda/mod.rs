@@ -24,7 +24,7 @@
 //!   launch slots (a stream and reused buffers per batch in flight).
 //! - [`multi`]: [`GpuSimulator`], what the engine's search uses (several
 //!   GPUs, CPU-policy priors, CPU fallback for sizes without kernels).
-//! - [`check`], [`replay`], [`bench`], [`positions`]: the GPU check
+//! - [`check`], [`replay`], [`bench`](mod@bench), [`positions`]: the GPU check
 //!   (statistical part and orchestration; exact replays) against the
 //!   project's own rules in `crate::game`, and `bench`.
 
