@@ -52,10 +52,11 @@ pub const EARLY_STOP_MIN_ELAPSED: Duration = Duration::from_millis(100);
 /// most this share of the run's time: a GPU batch cannot be called back,
 /// and a round of batches must come back well inside the budget (19x19
 /// pattern playouts take most of a second from launch to result when the
-/// GPU is full). A worker halves the leaves of its next batch when its
-/// last one took longer, and doubles them (up to `leaves_per_batch`) when
-/// it took under half of that. Runs with only a playout limit keep full
-/// batches, so they stay reproducible.
+/// GPU is full). After each batch a worker sizes the next from the leaves
+/// a second the run has backed up, so that a round of every thread's
+/// batches takes this share (within half and twice its last batch, at
+/// most `leaves_per_batch`; see `workers::next_batch_leaves`). Runs with
+/// only a playout limit keep full batches, so they stay reproducible.
 pub const BATCH_TIME_FRACTION: f64 = 0.25;
 
 /// A run until stopped (analysis, pondering) sizes its batches as if it

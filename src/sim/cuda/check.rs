@@ -184,14 +184,9 @@ where
         }
     };
     // Compiled here rather than inside the first timed replay of a size.
-    let sources = [
-        (Source::Go, &opts.go_sizes),
-        (Source::Havannah, &opts.hex_sizes),
-    ];
-    for (source, &size) in sources
-        .iter()
-        .flat_map(|(s, sizes)| sizes.iter().map(move |z| (*s, z)))
-    {
+    let go = opts.go_sizes.iter().map(|&size| (Source::Go, size));
+    let hex = opts.hex_sizes.iter().map(|&size| (Source::Havannah, size));
+    for (source, size) in go.chain(hex) {
         let started = std::time::Instant::now();
         let result = match gpu.prepare(source, size) {
             // Reported by the checks of that size.

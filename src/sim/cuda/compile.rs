@@ -81,12 +81,11 @@ impl Source {
 /// argument is a number.
 fn instantiated_size(line: &str) -> Option<usize> {
     let (name, rest) = line.split_once('(')?;
-    if name.is_empty()
-        || !name
+    let macro_name = name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name
             .bytes()
-            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-        || !name.as_bytes()[0].is_ascii_uppercase()
-    {
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    if !macro_name {
         return None;
     }
     let end = rest.find([',', ')'])?;
