@@ -77,6 +77,12 @@ pub struct Cli {
     #[arg(long, value_name = "WINRATE", default_value_t = 0.05, value_parser = parse_fraction)]
     pub resign_threshold: f32,
 
+    /// RAVE equivalence: the visits (playouts) at which a move's own mean
+    /// and its AMAF mean weigh the same in the tree; lower trusts AMAF
+    /// less. 0 turns RAVE off. A tuning knob: the default is michi's.
+    #[arg(long, value_name = "PLAYOUTS", default_value_t = crate::search::RAVE_EQUIV, value_parser = parse_rave_equiv)]
+    pub rave_equiv: f64,
+
     /// Keep searching on the opponent's time; the subtree of the move
     /// actually played is kept for the next move.
     #[arg(long)]
@@ -223,6 +229,27 @@ fn parse_fraction(s: &str) -> Result<f32, String> {
     let x: f32 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
     if !(0.0..1.0).contains(&x) {
         return Err("must be at least 0 and below 1".into());
+    }
+    Ok(x)
+}
+
+/// The search settings the flags give, before the GPU backend's batch shape.
+fn search_config(cli: &Cli, seed: u64) -> SearchConfig {
+    SearchConfig {
+        threads: cli.threads.map_or_else(default_threads, |t| t as usize),
+        trees: cli.trees.map_or(1, |t| t as usize),
+        max_memory_bytes: tree_budget_bytes(cli.max_memory),
+        seed,
+        resign_threshold: (cli.resign_threshold > 0.0).then_some(cli.resign_threshold),
+        rave_equiv: cli.rave_equiv,
+        ..SearchConfig::default()
+    }
+}
+
+fn parse_rave_equiv(s: &str) -> Result<f64, String> {
+    let x: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if !(0.0..=1e12).contains(&x) {
+        return Err("must be at least 0 and at most 1e12".into());
     }
     Ok(x)
 }
@@ -382,14 +409,7 @@ pub fn main() -> i32 {
             return 2;
         }
     };
-    let mut search = SearchConfig {
-        threads: cli.threads.map_or_else(default_threads, |t| t as usize),
-        trees: cli.trees.map_or(1, |t| t as usize),
-        max_memory_bytes: tree_budget_bytes(cli.max_memory),
-        seed,
-        resign_threshold: (cli.resign_threshold > 0.0).then_some(cli.resign_threshold),
-        ..SearchConfig::default()
-    };
+    let mut search = search_config(&cli, seed);
     let mut backend = backend;
     if let Backend::Cuda { gpus, slots, .. } = &mut backend {
         // Batches of leaves, many playouts each (see GPU_LEAVES_PER_BATCH).
@@ -430,6 +450,23 @@ mod tests {
         assert!(Cli::try_parse_from(["warpstone", "--gpu-leaves", "0"]).is_err());
         assert!(Cli::try_parse_from(["warpstone", "--gpu-playouts", "0"]).is_err());
         assert!(Cli::try_parse_from(["warpstone", "bench", "--search", "--all-moves"]).is_err());
+    }
+
+    #[test]
+    fn rave_equiv_reaches_the_search() {
+        let config = |args: &[&str]| {
+            let cli = Cli::try_parse_from([&["warpstone"], args].concat()).unwrap();
+            search_config(&cli, 1)
+        };
+        assert_eq!(config(&[]).rave_equiv, crate::search::RAVE_EQUIV);
+        assert_eq!(config(&["--rave-equiv", "500"]).rave_equiv, 500.0);
+        assert_eq!(config(&["--rave-equiv", "0"]).rave_equiv, 0.0);
+        for bad in ["-1", "x", "nan", "inf", "1e13"] {
+            assert!(
+                Cli::try_parse_from(["warpstone", "--rave-equiv", bad]).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]
