@@ -110,6 +110,14 @@ pub fn check_go_size(size: usize) -> Result<(), CudaError> {
     }
 }
 
+/// `Ok` if `source` has kernels for board size `size`.
+pub fn check_size(source: Source, size: usize) -> Result<(), CudaError> {
+    match source {
+        Source::Go => check_go_size(size),
+        Source::Havannah => check_hex_size(size),
+    }
+}
+
 /// `Ok` if kernels exist for Havannah of side `side`.
 pub fn check_hex_size(side: usize) -> Result<(), CudaError> {
     if hex::SIZES.contains(&side) {

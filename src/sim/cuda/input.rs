@@ -6,6 +6,7 @@
 //! point, consecutive passes, komi, Go's last move). A game position implements
 //! [`KernelPosition`] to say how it maps onto that.
 
+use super::compile::Source;
 use crate::game::{Color, Game};
 
 /// Kernel colour codes.
@@ -50,6 +51,17 @@ pub struct HexLeafInput {
 pub enum KernelInput {
     Go(GoLeafInput),
     Havannah(HexLeafInput),
+}
+
+impl KernelInput {
+    /// The kernel source that simulates this leaf, and its board size
+    /// (Havannah: the side).
+    pub fn source_and_size(&self) -> (Source, usize) {
+        match self {
+            KernelInput::Go(g) => (Source::Go, g.size),
+            KernelInput::Havannah(h) => (Source::Havannah, h.side),
+        }
+    }
 }
 
 /// A game position the CUDA kernels can simulate from and replay.

@@ -2,7 +2,7 @@
 //! GPU compiles only the sizes it is asked for (see `compile.rs` for why).
 
 use super::compile::{compile, Source};
-use super::device::{check_go_size, check_hex_size, Gpu};
+use super::device::{check_size, Gpu};
 use super::hex::HexGeometry;
 use super::CudaError;
 use cudarc::driver::CudaModule;
@@ -22,15 +22,10 @@ impl Gpu {
     }
 
     pub(super) fn module(&self, source: Source, size: usize) -> Result<Arc<CudaModule>, CudaError> {
+        check_size(source, size)?;
         let modules = match source {
-            Source::Go => {
-                check_go_size(size)?;
-                &self.go
-            }
-            Source::Havannah => {
-                check_hex_size(size)?;
-                &self.hex
-            }
+            Source::Go => &self.go,
+            Source::Havannah => &self.hex,
         };
         // Held while compiling: a second thread wanting the same module
         // waits for it rather than compiling it again.

@@ -1,8 +1,7 @@
 //! What the search gets when it runs on GPUs: the kernels' playouts with the
 //! CPU policy's priors for tree expansion, spread over every chosen GPU.
 
-use super::compile::Source;
-use super::input::{KernelInput, KernelPosition};
+use super::input::KernelPosition;
 use super::{CudaError, CudaSimulator, Gpu};
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::go_rollout::GoPolicy;
@@ -123,10 +122,7 @@ impl<G: KernelPosition + Rollout> Simulator<G> for GpuSimulator<G> {
     /// failure is logged, and the playouts that need the kernels fail
     /// over to the CPU as any GPU failure does.
     fn prepare(&self, pos: &G) {
-        let (source, size) = match pos.kernel_input() {
-            KernelInput::Go(leaf) => (Source::Go, leaf.size),
-            KernelInput::Havannah(leaf) => (Source::Havannah, leaf.side),
-        };
+        let (source, size) = pos.kernel_input().source_and_size();
         for gpu in &self.gpus {
             match gpu.gpu().prepare(source, size) {
                 Ok(()) | Err(CudaError::UnsupportedSize { .. }) => {}

@@ -12,7 +12,8 @@
 //! own reused buffers, so one thread's kernel runs while another's copies
 //! go through and the host threads descend and back up the tree.
 
-use super::device::{GoKernel, Gpu, HexVariant};
+use super::compile::Source;
+use super::device::{check_size, GoKernel, Gpu, HexVariant};
 use super::hex;
 use super::input::{color_code, KernelInput, KernelPosition};
 use super::slot::{ensure_len, Slot, Slots};
@@ -136,26 +137,18 @@ impl<G> CudaSimulator<G> {
 /// What the kernels need to know of a batch besides its arrays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct BatchShape {
-    game: Game,
+    source: Source,
     size: usize,
     points: usize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Game {
-    Go,
-    Havannah,
-}
-
-impl Game {
-    /// i32 words of one leaf header: `GoLeaf` in go.cu (to move, ko,
-    /// passes, komi in half points, last move), `HexLeaf` in havannah.cu
-    /// (to move, padding).
-    fn header_words(self) -> usize {
-        match self {
-            Game::Go => GO_HEADER_WORDS,
-            Game::Havannah => HEX_HEADER_WORDS,
-        }
+/// i32 words of one leaf header: `GoLeaf` in go.cu (to move, ko, passes,
+/// komi in half points, last move), `HexLeaf` in havannah.cu (to move,
+/// padding).
+fn header_words(source: Source) -> usize {
+    match source {
+        Source::Go => GO_HEADER_WORDS,
+        Source::Havannah => HEX_HEADER_WORDS,
     }
 }
 
@@ -164,7 +157,7 @@ pub const GO_HEADER_WORDS: usize = 5;
 pub const HEX_HEADER_WORDS: usize = 4;
 
 /// Flattens `leaves` into the kernels' arrays, `boards` (one colour byte
-/// per point per leaf) and `headers` ([`Game::header_words`] i32 per
+/// per point per leaf) and `headers` ([`header_words`] i32 per
 /// leaf), reusing their allocations.
 fn flatten_into<G: KernelPosition>(
     leaves: &[G],
@@ -175,7 +168,9 @@ fn flatten_into<G: KernelPosition>(
     headers.clear();
     let mut shape: Option<BatchShape> = None;
     for leaf in leaves {
-        let (game, size, colors, header) = match leaf.kernel_input() {
+        let input = leaf.kernel_input();
+        let (source, size) = input.source_and_size();
+        let (colors, header) = match input {
             KernelInput::Go(g) => {
                 let ko = g.ko.map_or(-1, |k| k as i32);
                 let komi2 = (g.komi * 2.0).round() as i32;
@@ -187,18 +182,13 @@ fn flatten_into<G: KernelPosition>(
                     komi2,
                     last,
                 ];
-                (Game::Go, g.size, g.colors, header)
+                (g.colors, header)
             }
-            KernelInput::Havannah(h) => (
-                Game::Havannah,
-                h.side,
-                h.colors,
-                [color_code(h.to_move) as i32, 0, 0, 0, 0],
-            ),
+            KernelInput::Havannah(h) => (h.colors, [color_code(h.to_move) as i32, 0, 0, 0, 0]),
         };
-        let points = match game {
-            Game::Go => size * size,
-            Game::Havannah => hex::cell_count(size),
+        let points = match source {
+            Source::Go => size * size,
+            Source::Havannah => hex::cell_count(size),
         };
         if colors.len() != points {
             return Err(CudaError::Input(format!(
@@ -206,17 +196,18 @@ fn flatten_into<G: KernelPosition>(
                 colors.len()
             )));
         }
-        let here = BatchShape { game, size, points };
+        let here = BatchShape {
+            source,
+            size,
+            points,
+        };
         match shape {
             None => {
                 // Refuse sizes without kernels before copying anything, so
                 // a caller that falls back to the CPU loses no time here.
-                match game {
-                    Game::Go => super::device::check_go_size(size)?,
-                    Game::Havannah => super::device::check_hex_size(size)?,
-                }
+                check_size(source, size)?;
                 boards.reserve(points * leaves.len());
-                headers.reserve(game.header_words() * leaves.len());
+                headers.reserve(header_words(source) * leaves.len());
                 shape = Some(here);
             }
             Some(s) if s != here => {
@@ -227,7 +218,7 @@ fn flatten_into<G: KernelPosition>(
             Some(_) => {}
         }
         boards.extend_from_slice(&colors);
-        headers.extend_from_slice(&header[..game.header_words()]);
+        headers.extend_from_slice(&header[..header_words(source)]);
     }
     shape.ok_or_else(|| CudaError::Input("empty batch".into()))
 }
@@ -255,7 +246,7 @@ impl<G: KernelPosition> CudaSimulator<G> {
         let shape = flatten_into(leaves, &mut slot.host_boards, &mut slot.host_headers)?;
         let points = shape.points;
         let stride = stats_stride(points);
-        let words = shape.game.header_words();
+        let words = header_words(shape.source);
         let chunk = leaves_per_chunk(points, self.slots.len());
         let stream = slot.stream.clone();
         for (c, start) in (0..leaves.len()).step_by(chunk).enumerate() {
@@ -283,8 +274,8 @@ impl<G: KernelPosition> CudaSimulator<G> {
             // Chunks after the first get their own seed so no two leaves
             // of one call share a stream.
             let chunk_seed = seed ^ (c as u64).wrapping_mul(0xA24B_AED4_963E_E407);
-            match shape.game {
-                Game::Go => self.gpu.launch_go(
+            match shape.source {
+                Source::Go => self.gpu.launch_go(
                     &stream,
                     shape.size,
                     self.go_kernel
@@ -296,7 +287,7 @@ impl<G: KernelPosition> CudaSimulator<G> {
                     playouts_per_leaf,
                     chunk_seed,
                 )?,
-                Game::Havannah => self.gpu.launch_hex(
+                Source::Havannah => self.gpu.launch_hex(
                     &stream,
                     shape.size,
                     self.hex_variant
