@@ -49,7 +49,7 @@ fi
 "$bin" bench --backend cuda --game havannah --sizes 4,8,10 --leaves 256 --playouts 2048
 # The whole search: playouts backed up into the tree per second against the
 # raw kernel rate, with the light kernel and 256 leaves x 512 playouts a
-# launch (the pipeline's capacity; play defaults to 64 playouts a leaf,
+# launch (the pipeline's capacity; play defaults to 32 playouts a leaf,
 # which is stronger and tree-bound), then with the engine's defaults.
 "$bin" bench --backend cuda --search --seconds 5 --size 9 --gpu-policy random --gpu-playouts 512
 "$bin" bench --backend cuda --search --seconds 5 --size 19 --gpu-policy random --gpu-playouts 512
