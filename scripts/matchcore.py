@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import threading
 import time
 
@@ -19,6 +20,39 @@ from gtpclient import GtpClient, GtpEngineDied, GtpEngineError, GtpFailure, GtpP
 FORFEIT_KINDS = ("time", "illegal", "crash", "error")
 # Seconds allowed for commands that need no thinking (setup, play, final_score).
 COMMAND_TIMEOUT_S = 60.0
+
+
+class JobSlots:
+    """Numbers the match's worker threads 0, 1, ... in the order they first ask.
+
+    Each worker plays its games one after another, so a worker's number is a
+    job slot: at most one game at a time has it. `{job}` in an engine command
+    is that number, so that games played side by side can be given separate
+    resources (`warpstone --gpus {job}` with one job per GPU).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._next = 0
+        self._mine = threading.local()
+
+    def current(self) -> int:
+        slot = getattr(self._mine, "slot", None)
+        if slot is None:
+            with self._lock:
+                slot = self._next
+                self._next += 1
+            self._mine.slot = slot
+        return slot
+
+
+JOB_PATTERN = re.compile(r"\{job(?:%([1-9][0-9]*))?\}")
+
+
+def substitute(command: str, seed: int, job: int) -> str:
+    """`command` with {seed} and {job} (or {job%N}: the job slot modulo N) filled in."""
+    command = command.replace("{seed}", str(seed))
+    return JOB_PATTERN.sub(lambda m: str(job % int(m.group(1))) if m.group(1) else str(job), command)
 
 
 @dataclasses.dataclass
@@ -44,6 +78,7 @@ class MatchConfig:
     engine1_black_in_game1: bool = True
     stderr_dir: "str | None" = None  # save engines' stderr per game here
     stop: threading.Event = dataclasses.field(default_factory=threading.Event)
+    job_slots: JobSlots = dataclasses.field(default_factory=JobSlots)
 
     def colours_of_game(self, index: int) -> "tuple[EngineSpec, EngineSpec]":
         """(black, white) for game `index` (0-based); colours swap every game when alternating."""
@@ -113,7 +148,7 @@ class Player:
         self.key = spec.key
         self.colour = colour  # "B" or "W"
         self.config = config
-        command = spec.command.replace("{seed}", str(config.engine_seed(index, spec)))
+        command = substitute(spec.command, config.engine_seed(index, spec), config.job_slots.current())
         stderr_path = None
         if config.stderr_dir:
             os.makedirs(config.stderr_dir, exist_ok=True)
@@ -203,6 +238,6 @@ def forfeit_result(result: GameResult, forfeit: Forfeit) -> GameResult:
 
 def identify(spec: EngineSpec) -> str:
     """Starts the engine once to learn its name; raises GtpFailure/ValueError if it cannot run."""
-    command = spec.command.replace("{seed}", "1")
+    command = substitute(spec.command, 1, 0)
     with GtpClient(command, label=f"engine{spec.key}") as client:
         return client.identity(COMMAND_TIMEOUT_S)

@@ -119,6 +119,18 @@ class GoMatches(unittest.TestCase):
                 self.assertEqual(good["wins"], 2)
                 self.assertEqual([r["forfeit_by"] for r in document["results"]], [1, 1])
 
+    def test_job_slots_fill_in_job_placeholders(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, output, _ = run_match(
+                "--engine1", f"{FAKE_GO} --log {tmp}/one-{{job}}",
+                "--engine2", f"{FAKE_GO} --log {tmp}/two-{{job%1}}",
+                "--games", "4", "--size", "5", "--jobs", "2",
+            )  # fmt: skip
+            self.assertEqual(status, 0, output)
+            # Two workers: slots 0 and 1 (the name check runs as slot 0);
+            # modulo 1 every slot is 0.
+            self.assertEqual(sorted(os.listdir(tmp)), ["one-0", "one-1", "two-0"])
+
     def test_disagreeing_scores_go_to_the_fallback_scorer(self):
         status, output, document = run_match(
             "--engine1", FAKE_GO, "--engine2", f"{FAKE_GO} --lie final_score", "--games", "1", "--size", "5",
