@@ -84,6 +84,15 @@ pub fn resolve_backend(
     match arg {
         BackendArg::Cpu => Ok(Backend::Cpu),
         BackendArg::Cuda => usable_gpus(gpus)
+            .and_then(|gpus| {
+                // The probe opens no context; one open per GPU proves it
+                // usable (auto finds out when the engine opens it, and
+                // falls back to the CPU then).
+                for &gpu in &gpus {
+                    cuda::device::try_open(gpu)?;
+                }
+                Ok(gpus)
+            })
             .map(cuda)
             .map_err(|e| format!("--backend cuda: no usable GPU: {e}")),
         BackendArg::Auto => match usable_gpus(gpus) {

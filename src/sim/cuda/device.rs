@@ -59,10 +59,19 @@ pub fn probe() -> Result<Vec<DeviceInfo>, CudaError> {
     (0..count as usize).map(describe).collect()
 }
 
+/// Opens and closes a context on GPU `ordinal` (listed by [`probe`]): the
+/// proof that the GPU can be used, which the probe no longer gives. For
+/// `--backend cuda`, which must refuse an unusable GPU at once rather than
+/// fall back to the CPU.
+pub fn try_open(ordinal: usize) -> Result<(), CudaError> {
+    CudaContext::new(ordinal).map(drop).map_err(CudaError::from)
+}
+
 /// GPU `ordinal` as the driver's device queries describe it, without a
 /// context. The probe used to open (and at once close) a context per GPU,
-/// once for the command line and again for every GPU opened: 20 context
-/// creations where a four-GPU engine needs 4, and opening the GPUs took
+/// once for the command line and again for every GPU opened: a
+/// four-GPU engine created 18 contexts (up to five per GPU, all but the
+/// last closed at once) where it needs 4, and opening the GPUs took
 /// 2.1 s (H200 x4, 2026-11-21). Sixteen such engines starting at once (a
 /// match script, 16 games at a time) left 13 of them without a reply to
 /// their first command within the controller's 60 s.
