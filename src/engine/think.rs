@@ -56,6 +56,17 @@ impl<G: Game> Thinker<G> {
         }
     }
 
+    pub fn rave_equiv(&self) -> f64 {
+        self.config.rave_equiv
+    }
+
+    pub fn set_rave_equiv(&mut self, rave_equiv: f64) {
+        self.config.rave_equiv = rave_equiv;
+        if let Some(search) = self.search.as_mut() {
+            search.set_rave_equiv(rave_equiv);
+        }
+    }
+
     pub fn simulator(&self) -> &Arc<dyn Simulator<G>> {
         &self.sim
     }

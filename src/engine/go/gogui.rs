@@ -144,10 +144,11 @@ impl GoSession {
         let Some((key, value)) = setting else {
             let o = &self.options;
             return Reply::ok(format!(
-                "[string] playouts {}\n[string] time_per_move {}\n[string] threads {}\n[bool] live_gfx {}\n[bool] ponder {}",
+                "[string] playouts {}\n[string] time_per_move {}\n[string] threads {}\n[string] rave_equiv {}\n[bool] live_gfx {}\n[bool] ponder {}",
                 o.playouts.unwrap_or(0),
                 o.time_per_move.map_or(0.0, |t| t.as_secs_f64()),
                 self.thinker.threads(),
+                self.thinker.rave_equiv(),
                 u8::from(o.live_gfx),
                 u8::from(o.ponder),
             ));
@@ -171,6 +172,11 @@ impl GoSession {
             },
             "threads" => match value.parse::<usize>() {
                 Ok(n) if (1..=1024).contains(&n) => self.thinker.set_threads(n),
+                _ => return Reply::err(SYNTAX_ERROR),
+            },
+            // The same range as --rave-equiv; 0 turns RAVE off.
+            "rave_equiv" => match value.parse::<f64>() {
+                Ok(r) if (0.0..=1e12).contains(&r) => self.thinker.set_rave_equiv(r),
                 _ => return Reply::err(SYNTAX_ERROR),
             },
             "live_gfx" => match flag(&value) {
