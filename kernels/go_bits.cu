@@ -29,6 +29,15 @@
 // Threads per block of the playout kernel (the host's PLAYOUT_BLOCK).
 #define GB_BLOCK 128
 
+// Counting hooks for the CPU warp model (hostcheck/go_warp_model.cpp),
+// which defines them; empty in the kernels.
+#ifndef GB_COUNT_GROW
+#define GB_COUNT_GROW()
+#endif
+#ifndef GB_COUNT_CAPTURE_TEST
+#define GB_COUNT_CAPTURE_TEST()
+#endif
+
 template <int N>
 struct GoGeo {
     static constexpr int S = N + 1;       // row stride (one sentinel column)
@@ -279,6 +288,7 @@ struct GbBoard {
     // `s` is then the whole string).
     __device__ __forceinline__ static bool grow(Bits<W>& s, const Bits<W>& color, const Bits<W>& empty) {
         for (;;) {
+            GB_COUNT_GROW();
             Bits<W> d = nbrs<N>(s);
             if (any(d & empty)) return true;
             Bits<W> g = (d & color) | s;
@@ -328,6 +338,7 @@ struct GbBoard {
             Bits<W> danger = andnot(foes, nbrs<N>(empty));
             if (NEAR > 0 && any(danger)) danger = andnot(danger, near_liberty<NEAR>(opp, empty));
             while (any(danger)) {
+                GB_COUNT_CAPTURE_TEST();
                 Bits<W> s = lowest_set(danger);
                 if (!grow(s, opp, empty)) taken |= s;
                 danger = andnot(danger, s);

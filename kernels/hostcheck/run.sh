@@ -15,6 +15,8 @@
 #              statistics equal to the CPU's from the same random streams,
 #              and within 4 standard errors of the CPU's from others; the
 #              compact-board kernels' 3x3 and M2 (go.cu) equal too
+# (warp_model.sh, beside these, is a measurement rather than a check: see
+# go_warp_model.cpp.)
 # Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [Go playouts] [go sequences] [row sequences]
 #        [point playouts]
 # (run from the repository; the Go pattern check needs cargo)

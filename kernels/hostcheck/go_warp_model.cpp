@@ -1,0 +1,97 @@
+// A CPU model of one warp of go_bits_random (go_bits.cu): 32 lanes run the
+// kernel's own board code and step together as the kernel's lanes do (one
+// draw and one try per lane per step; candidates recomputed after each
+// move), from the empty board. Per step the warp pays the candidate sets if
+// any lane needs them, one try, and as many grow steps as its slowest lane
+// takes. It prints what the kernel's cost follows (kernels/NOTES.md, "Why
+// 19x19 stays near 6.4 M"): warp steps per 32 playouts and grow steps per
+// warp step. A measurement, not a check. Built and run by warp_model.sh.
+#include <algorithm>
+static long gb_grow_steps = 0, gb_capture_tests = 0;
+#define GB_COUNT_GROW() (++gb_grow_steps)
+#define GB_COUNT_CAPTURE_TEST() (++gb_capture_tests)
+#include "go_shim.h"
+#include "go_src.inc"
+
+template <int N>
+void run(int warps) {
+    typedef GoGeo<N> G;
+    typedef Bits<G::W> B;
+    double steps = 0, fresh_steps = 0, grow_max = 0, grow_sum = 0, tests_max = 0, active = 0, moves = 0;
+    for (int w = 0; w < warps; ++w) {
+        struct Lane {
+            GbBoard<N> b;
+            Rng rng{0};
+            bool done = false, fresh = true;
+            int moves = 0, n = 0, passes = 0;
+            B cand;
+        } lane[32];
+        for (int l = 0; l < 32; ++l) {
+            lane[l].b.own = lane[l].b.opp = none<G::W>();
+            lane[l].b.me = 0;
+            lane[l].b.ko = -1;
+            lane[l].b.captured_black = lane[l].b.captured_white = 0;
+            lane[l].rng = Rng(playout_seed(7, w, l));
+        }
+        for (;;) {
+            bool any_active = false, any_fresh = false;
+            long gmax = 0, tmax = 0;
+            int act = 0;
+            for (Lane& x : lane) {
+                if (x.done) continue;
+                any_active = true;
+                act++;
+                if (x.fresh) {
+                    any_fresh = true;
+                    const B e = x.b.empty();
+                    x.cand = andnot(andnot(e, x.b.eyes()), x.b.sure_suicides(e));
+                    if (x.b.ko >= 0) x.cand = andnot(x.cand, onehot<G::W>(x.b.ko));
+                    x.n = popc(x.cand);
+                    x.fresh = false;
+                }
+                if (x.n > 0) {
+                    gb_grow_steps = gb_capture_tests = 0;
+                    int p = select_bit(x.cand, (int)x.rng.below((u32)x.n));
+                    B at = onehot<G::W>(p);
+                    bool ok = x.b.try_play(at);
+                    gmax = std::max(gmax, gb_grow_steps);
+                    tmax = std::max(tmax, gb_capture_tests);
+                    grow_sum += gb_grow_steps;
+                    if (!ok) {
+                        x.cand = andnot(x.cand, at);
+                        --x.n;
+                        continue;
+                    }
+                    x.passes = 0;
+                } else {
+                    x.passes++;
+                    x.b.ko = -1;
+                }
+                x.b.turn();
+                x.fresh = true;
+                moves++;
+                x.done = ++x.moves >= 3 * G::P || x.passes >= 2;
+            }
+            if (!any_active) break;
+            steps++;
+            fresh_steps += any_fresh;
+            grow_max += gmax;
+            tests_max += tmax;
+            active += act;
+        }
+    }
+    const double playouts = 32.0 * warps;
+    printf("%dx%d: %.0f moves a playout; per 32 playouts %.0f warp steps, %.0f of them with candidate sets, "
+           "%.1f lanes active a step; grow steps %.2f per lane and move, %.2f per warp step (slowest lane); "
+           "capture tests %.2f per warp step (slowest lane)\n",
+           N, N, moves / playouts, steps / warps, fresh_steps / warps, active / steps, grow_sum / moves,
+           grow_max / steps, tests_max / steps);
+}
+
+int main(int argc, char** argv) {
+    int warps = argc > 1 ? atoi(argv[1]) : 40;
+    run<9>(warps);
+    run<13>(warps);
+    run<19>(warps);
+    return 0;
+}
