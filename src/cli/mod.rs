@@ -248,8 +248,13 @@ fn search_config(cli: &Cli, seed: u64) -> SearchConfig {
 
 fn parse_rave_equiv(s: &str) -> Result<f64, String> {
     let x: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
-    if !(0.0..=1e12).contains(&x) {
-        return Err("must be at least 0 and at most 1e12".into());
+    let range = crate::search::RAVE_EQUIV_RANGE;
+    if !range.contains(&x) {
+        return Err(format!(
+            "must be at least {} and at most {:e}",
+            range.start(),
+            range.end()
+        ));
     }
     Ok(x)
 }

@@ -50,10 +50,7 @@ impl<G: Game> Thinker<G> {
     }
 
     pub fn set_threads(&mut self, n: usize) {
-        self.config.threads = n;
-        if let Some(search) = self.search.as_mut() {
-            search.set_threads(n);
-        }
+        self.reconfigure(|config| config.threads = n);
     }
 
     pub fn rave_equiv(&self) -> f64 {
@@ -61,9 +58,14 @@ impl<G: Game> Thinker<G> {
     }
 
     pub fn set_rave_equiv(&mut self, rave_equiv: f64) {
-        self.config.rave_equiv = rave_equiv;
+        self.reconfigure(|config| config.rave_equiv = rave_equiv);
+    }
+
+    /// Changes the search settings, and the kept search's with them.
+    fn reconfigure(&mut self, change: impl FnOnce(&mut crate::search::SearchConfig)) {
+        change(&mut self.config);
         if let Some(search) = self.search.as_mut() {
-            search.set_rave_equiv(rave_equiv);
+            search.set_config(self.config.clone());
         }
     }
 

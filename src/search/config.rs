@@ -18,6 +18,9 @@ pub const EXPAND_AFTER_VISITS: u64 = 2;
 /// and its AMAF statistics weigh the same (michi's RAVE_EQUIV; Gelly & Silver
 /// b² = 1 / RAVE_EQUIV). β = n_amaf / (n_amaf + n + n·n_amaf / RAVE_EQUIV).
 pub const RAVE_EQUIV: f64 = 3500.0;
+/// The RAVE equivalences a user may set (`--rave-equiv`, the GoGui
+/// parameter); 0 turns RAVE off.
+pub const RAVE_EQUIV_RANGE: std::ops::RangeInclusive<f64> = 0.0..=1e12;
 
 /// UCB exploration coefficient c in c·sqrt(ln N / (n + 1)). Michi uses 0 and
 /// relies on RAVE and priors; a small term keeps the search from freezing a

@@ -30,7 +30,7 @@ mod tests_root;
 #[cfg(test)]
 mod toy;
 
-pub use config::{Limits, SearchConfig, RAVE_EQUIV};
+pub use config::{Limits, SearchConfig, RAVE_EQUIV, RAVE_EQUIV_RANGE};
 pub use info::{Candidate, Decision, SearchInfo};
 pub use search::{Report, Search};
 pub use time::{Clock, TimeControl};

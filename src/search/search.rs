@@ -79,15 +79,6 @@ impl<G: Game> Search<G> {
         });
     }
 
-    /// RAVE equivalence from now on (0 turns RAVE off); the trees keep
-    /// their statistics, which do not depend on it.
-    pub fn set_rave_equiv(&mut self, rave_equiv: f64) {
-        self.set_config(SearchConfig {
-            rave_equiv,
-            ..self.config.clone()
-        });
-    }
-
     /// A new node-memory cap; the trees start afresh (they may not fit).
     pub fn set_max_memory(&mut self, bytes: usize) {
         self.config.max_memory_bytes = bytes;

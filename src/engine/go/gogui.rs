@@ -174,9 +174,10 @@ impl GoSession {
                 Ok(n) if (1..=1024).contains(&n) => self.thinker.set_threads(n),
                 _ => return Reply::err(SYNTAX_ERROR),
             },
-            // The same range as --rave-equiv; 0 turns RAVE off.
             "rave_equiv" => match value.parse::<f64>() {
-                Ok(r) if (0.0..=1e12).contains(&r) => self.thinker.set_rave_equiv(r),
+                Ok(r) if crate::search::RAVE_EQUIV_RANGE.contains(&r) => {
+                    self.thinker.set_rave_equiv(r)
+                }
                 _ => return Reply::err(SYNTAX_ERROR),
             },
             "live_gfx" => match flag(&value) {
