@@ -6,7 +6,7 @@
 
 use crate::engine::{Backend, GameKind};
 use crate::game::{go, havannah};
-use crate::sim::cuda::{self, check::CheckOptions, CudaError};
+use crate::sim::cuda::{self, check::CheckOptions, CudaError, GoKernel};
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::Simulator;
 use clap::ValueEnum;
@@ -217,6 +217,7 @@ pub fn check_kernels(arch: &str, ptx_dir: Option<&std::path::Path>) -> i32 {
 pub fn bench(
     go_sizes: &[usize],
     hex_sizes: &[usize],
+    go_kernels: &[GoKernel],
     leaves: usize,
     playouts: u32,
     gpus: &Option<Vec<usize>>,
@@ -228,7 +229,16 @@ pub fn bench(
             return 2;
         }
     };
-    match cuda::bench::bench(ordinal, go_sizes, hex_sizes, leaves, playouts, 3, &[]) {
+    match cuda::bench::bench(
+        ordinal,
+        go_sizes,
+        hex_sizes,
+        go_kernels,
+        leaves,
+        playouts,
+        3,
+        &[],
+    ) {
         Ok(lines) => {
             for line in lines {
                 println!("{line}");

@@ -10,6 +10,7 @@ mod gpu_bench;
 use crate::bench::{self, BenchOptions};
 use crate::engine::{self, Backend, EngineOptions, GameKind};
 use crate::search::SearchConfig;
+use crate::sim::cuda::GoKernel;
 use clap::{Parser, Subcommand, ValueEnum};
 use gpu::{BackendArg, GpuPolicyArg};
 use std::time::Duration;
@@ -180,9 +181,14 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 0)]
     pub moves: usize,
     /// Go playout policy: random (light), patterns (captures, atari, 3x3
-    /// patterns), or the weighted 3x3 and m2. Default: all, one line each.
+    /// patterns), or the weighted 3x3 and m2. Default: all, one line each
+    /// (with --backend cuda: every kernel that plays it).
     #[arg(long, value_enum)]
     pub policy: Option<PolicyArg>,
+    /// With --backend cuda: only this Go kernel layout (default: all), such
+    /// as playout-per-thread/bitboard.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(GoKernel::NAMES))]
+    pub kernel: Option<String>,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -342,6 +348,16 @@ fn tree_budget_bytes(max_memory_mb: u64) -> usize {
     (mb as usize).saturating_mul(1 << 20)
 }
 
+/// The Go kernels `bench --backend cuda` times: those that play `--policy`
+/// on the `--kernel` layout (each by default: all).
+fn bench_kernels(args: &BenchArgs) -> Vec<GoKernel> {
+    GoKernel::ALL
+        .into_iter()
+        .filter(|k| args.policy.is_none_or(|p| k.policy() == p.policy()))
+        .filter(|k| args.kernel.as_deref().is_none_or(|name| k.name() == name))
+        .collect()
+}
+
 fn default_threads() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
@@ -375,7 +391,12 @@ pub fn main() -> i32 {
                 GameKind::Go => (sizes, vec![]),
                 GameKind::Havannah => (vec![], sizes),
             };
-            return gpu::bench(&go, &hex, args.leaves, args.playouts, &cli.gpus);
+            let kernels = bench_kernels(args);
+            if game == GameKind::Go && kernels.is_empty() {
+                eprintln!("warpstone bench: no Go kernel plays that policy with that layout");
+                return 2;
+            }
+            return gpu::bench(&go, &hex, &kernels, args.leaves, args.playouts, &cli.gpus);
         }
         _ => {}
     }
@@ -494,6 +515,42 @@ mod tests {
             Some(GoPolicy::Weighted3x3)
         );
         assert!(Cli::try_parse_from(["warpstone", "--gpu-policy", "heavy"]).is_err());
+    }
+
+    #[test]
+    fn bench_picks_kernels_by_policy_and_layout() {
+        let kernels = |argv: &[&str]| {
+            let cli = Cli::try_parse_from(argv).unwrap();
+            let Some(Command::Bench(args)) = cli.command else {
+                panic!("not bench")
+            };
+            bench_kernels(&args)
+        };
+        assert_eq!(kernels(&["warpstone", "bench"]).len(), GoKernel::ALL.len());
+        let bitboard = ["--kernel", "playout-per-thread/bitboard"];
+        assert_eq!(
+            kernels(&["warpstone", "bench", bitboard[0], bitboard[1]]),
+            [GoKernel::Bitboard, GoKernel::BitboardPatterns]
+        );
+        let light = [
+            "warpstone",
+            "bench",
+            "--policy",
+            "random",
+            bitboard[0],
+            bitboard[1],
+        ];
+        assert_eq!(kernels(&light), [GoKernel::Bitboard]);
+        let none = [
+            "warpstone",
+            "bench",
+            "--policy",
+            "3x3",
+            "--kernel",
+            "playout-per-warp/rows",
+        ];
+        assert!(kernels(&none).is_empty());
+        assert!(Cli::try_parse_from(["warpstone", "bench", "--kernel", "bitboard"]).is_err());
     }
 
     #[test]

@@ -39,12 +39,15 @@ impl std::fmt::Display for BenchLine {
 
 /// Times `simulate` on `leaves` leaves (positions spread over a game) with
 /// `playouts_per_leaf` each, `repeats` times after one warm-up, for every
-/// Go size in `go_sizes` and Havannah side in `hex_sizes`, at each
-/// occupancy in `threads_per_sm` (empty: the tuned default).
+/// Go kernel in `go_kernels` and size in `go_sizes` and Havannah side in
+/// `hex_sizes`, at each occupancy in `threads_per_sm` (empty: the tuned
+/// default).
+#[allow(clippy::too_many_arguments)]
 pub fn bench(
     ordinal: usize,
     go_sizes: &[usize],
     hex_sizes: &[usize],
+    go_kernels: &[GoKernel],
     leaves: usize,
     playouts_per_leaf: u32,
     repeats: u32,
@@ -59,7 +62,7 @@ pub fn bench(
     let device = gpu.info.name.clone();
     let mut lines = Vec::new();
     let mut go = CudaSimulator::<GoWithPolicy>::with_gpu(gpu)?;
-    for (kernel, &size) in GoKernel::ALL
+    for (kernel, &size) in go_kernels
         .iter()
         .flat_map(|k| go_sizes.iter().map(move |s| (*k, s)))
         .filter(|(k, s)| k.supports(**s))

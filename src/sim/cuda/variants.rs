@@ -109,6 +109,15 @@ impl GoKernel {
         GoKernel::PlayoutPerThreadM2,
     ];
 
+    /// The distinct [`GoKernel::name`]s (board layouts), for `bench --kernel`.
+    pub const NAMES: [&'static str; 5] = [
+        "playout-per-thread",
+        "point-per-thread",
+        "playout-per-thread/shared",
+        "playout-per-thread/bitboard",
+        "playout-per-warp/rows",
+    ];
+
     /// One board per block, one thread per point (layout (a)).
     pub fn is_point_per_thread(self) -> bool {
         matches!(
@@ -168,6 +177,10 @@ mod tests {
                 kernel.is_point_per_thread(),
                 kernel.name() == "point-per-thread"
             );
+            assert!(GoKernel::NAMES.contains(&kernel.name()));
+        }
+        for name in GoKernel::NAMES {
+            assert!(GoKernel::ALL.iter().any(|k| k.name() == name));
         }
     }
 }
