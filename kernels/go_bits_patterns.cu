@@ -230,7 +230,7 @@ template <int N>
 __device__ __forceinline__ Bits<GoGeo<N>::W> gbp_random_candidates(const GbBoard<N>& b) {
     typedef Bits<GoGeo<N>::W> B;
     const B empty = b.empty();
-    B cand = andnot(andnot(empty, b.eyes()), b.sure_suicides(empty));
+    B cand = andnot(andnot(empty, b.eyes()), b.template sure_suicides<GB_SURE_STEPS>(empty));
     if (b.ko >= 0) cand = andnot(cand, onehot<GoGeo<N>::W>(b.ko));
     return cand;
 }

@@ -15,8 +15,11 @@ template <int N>
 void run(int seqs, unsigned seed) {
     const int P = N * N, M = 3 * P;
     // Every certain suicide the bitboard skips must be refused by try_play.
+    // More steps along the strings mark a superset, so 16 steps cover every
+    // kernel's setting (GB_SURE_STEPS and 0).
+    static_assert(GB_SURE_STEPS <= 16, "check sure_suicides with more steps");
     std::vector<u16> moves = random_sequences<N>(seqs, seed, [](const GbBoard<N>& b) {
-        auto ss = b.sure_suicides(b.empty());
+        auto ss = b.template sure_suicides<16>(b.empty());
         for (int p = 0; p < N * N; ++p) {
             auto at = onehot<GoGeo<N>::W>(GoGeo<N>::bit_of(p));
             if (!any(at & ss)) continue;

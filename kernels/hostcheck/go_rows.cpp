@@ -43,7 +43,7 @@ static void step_both(const u16* moves, int M) {
         u32 two;
         const u32 cand = rb.candidates(L, two);
         const auto e = gb.empty();
-        auto want = andnot(andnot(e, gb.eyes()), gb.sure_suicides(e));
+        auto want = andnot(andnot(e, gb.eyes()), gb.template sure_suicides<0>(e));
         if (gb.ko >= 0) want = andnot(want, onehot<G::W>(gb.ko));
         const u32 want_row = L.lane < (u32)N ? row_of<N>(want, L.lane) : 0u;
         if (cand != want_row) mismatches++;

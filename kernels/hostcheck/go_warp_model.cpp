@@ -44,7 +44,7 @@ void run(int warps) {
                 if (x.fresh) {
                     any_fresh = true;
                     const B e = x.b.empty();
-                    x.cand = andnot(andnot(e, x.b.eyes()), x.b.sure_suicides(e));
+                    x.cand = andnot(andnot(e, x.b.eyes()), x.b.template sure_suicides<GB_SURE_STEPS>(e));
                     if (x.b.ko >= 0) x.cand = andnot(x.cand, onehot<G::W>(x.b.ko));
                     x.n = popc(x.cand);
                     x.fresh = false;

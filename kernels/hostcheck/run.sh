@@ -34,22 +34,22 @@ g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/hex_block.cpp" -o "$out
 STOP=1 "$out/hex_exact" "${1:-3000}"
 "$out/hex_block" "${2:-2000}"
 # The Go bitboard board code against go.cu's compact board.
-cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bits.cu" |
+cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bitset.cu" "$here/../go_bits.cu" |
     grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(' >"$out/go_src.inc"
 g++ -std=c++17 -O2 -w -I"$out" -I"$here" "$here/go_exact.cpp" -o "$out/go_exact"
 "$out/go_exact" "${4:-2000}"
 # The row-per-lane kernel against the bitboard (slow: every warp shuffle
 # is two barriers of 32 threads).
-cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bits.cu" "$here/../go_rows.cu" |
+cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bitset.cu" "$here/../go_bits.cu" "$here/../go_rows.cu" |
     grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(\|^GO_ROWS_ENTRY(' |
     sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_rows_src.inc"
 g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/go_rows.cpp" -o "$out/go_rows"
 "$out/go_rows" "${5:-40}"
 # The Go pattern kernel: common.cuh, go_weights.cu (the pattern table),
-# go.cu, go_bits.cu, go_bits_patterns.cu as NVRTC sees them, minus the entry
+# go.cu, go_bitset.cu, go_bits.cu, go_bits_patterns.cu as NVRTC sees them, minus the entry
 # points; the CPU side's reference data written by
 # src/sim/go_rollout/hostcheck.rs (for go_points too: one cargo run).
-cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bits.cu" "$here/../go_bits_patterns.cu" |
+cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bitset.cu" "$here/../go_bits.cu" "$here/../go_bits_patterns.cu" |
     grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(\|^GO_BITS_PATTERNS_ENTRY(' |
     sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_patterns_src.inc"
 g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/go_patterns.cpp" -o "$out/go_patterns"
