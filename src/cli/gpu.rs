@@ -22,7 +22,7 @@ pub enum BackendArg {
 
 /// The GPUs to use: the ones asked for, or all.
 fn usable_gpus(wanted: &Option<Vec<usize>>) -> Result<Vec<usize>, CudaError> {
-    if !cuda::device::driver_present() {
+    if !cuda::discovery::driver_present() {
         return Err(CudaError::NoDriverLibrary);
     }
     if !cuda::compile::nvrtc_present() {
@@ -89,7 +89,7 @@ pub fn resolve_backend(
                 // usable (auto finds out when the engine opens it, and
                 // falls back to the CPU then).
                 for &gpu in &gpus {
-                    cuda::device::try_open(gpu)?;
+                    cuda::discovery::try_open(gpu)?;
                 }
                 Ok(gpus)
             })

@@ -1,8 +1,10 @@
-//! The driver side: device discovery, one context with its compiled
-//! modules (one per game and board size, compiled on first use), and
-//! typed kernel launches.
+//! The driver side: one context with its compiled modules (one per game
+//! and board size, compiled on first use), and typed kernel launches.
+//! Finding the GPUs is `discovery`'s, the board sizes with kernels
+//! `variants`'.
 
 use super::compile::Source;
+use super::discovery::{probe, DeviceInfo};
 use super::grid::{
     self, playout_config, point_block, point_config, replay_config, whole_waves_config,
 };
@@ -15,85 +17,6 @@ use cudarc::driver::{
     CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
 use std::sync::Arc;
-
-/// One usable GPU.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DeviceInfo {
-    pub ordinal: usize,
-    pub name: String,
-    pub compute_capability: (i32, i32),
-    pub multiprocessors: i32,
-    pub total_memory: usize,
-}
-
-impl DeviceInfo {
-    /// NVRTC architecture name for this device, e.g. `compute_90`.
-    pub fn arch(&self) -> String {
-        format!(
-            "compute_{}{}",
-            self.compute_capability.0, self.compute_capability.1
-        )
-    }
-}
-
-/// True when libcuda can be loaded; asked before any driver call because
-/// cudarc panics without it.
-pub fn driver_present() -> bool {
-    // SAFETY: only tries to dlopen candidate library names.
-    unsafe { cudarc::driver::sys::is_culib_present() }
-}
-
-/// Lists usable GPUs. No library or no device is an error, not a panic.
-pub fn probe() -> Result<Vec<DeviceInfo>, CudaError> {
-    if !driver_present() {
-        return Err(CudaError::NoDriverLibrary);
-    }
-    cudarc::driver::result::init().map_err(|e| match e.0 {
-        cudarc::driver::sys::CUresult::CUDA_ERROR_NO_DEVICE => CudaError::NoDevice,
-        _ => e.into(),
-    })?;
-    let count = cudarc::driver::result::device::get_count()?;
-    if count <= 0 {
-        return Err(CudaError::NoDevice);
-    }
-    (0..count as usize).map(describe).collect()
-}
-
-/// Opens and closes a context on GPU `ordinal` (listed by [`probe`]): the
-/// proof that the GPU can be used, which the probe no longer gives. For
-/// `--backend cuda`, which must refuse an unusable GPU at once rather than
-/// fall back to the CPU.
-pub fn try_open(ordinal: usize) -> Result<(), CudaError> {
-    CudaContext::new(ordinal).map(drop).map_err(CudaError::from)
-}
-
-/// GPU `ordinal` as the driver's device queries describe it, without a
-/// context. The probe used to open (and at once close) a context per GPU,
-/// once for the command line and again for every GPU opened: a
-/// four-GPU engine created 18 contexts (up to five per GPU, all but the
-/// last closed at once) where it needs 4, and opening the GPUs took
-/// 2.1 s (H200 x4, 2026-11-21). Sixteen such engines starting at once (a
-/// match script, 16 games at a time) left 13 of them without a reply to
-/// their first command within the controller's 60 s.
-fn describe(ordinal: usize) -> Result<DeviceInfo, CudaError> {
-    use cudarc::driver::result::device;
-    let dev = device::get(ordinal as i32)?;
-    let attribute = |attribute| {
-        // SAFETY: `dev` is a handle `device::get` just returned.
-        unsafe { device::get_attribute(dev, attribute) }
-    };
-    Ok(DeviceInfo {
-        ordinal,
-        name: device::get_name(dev)?,
-        compute_capability: (
-            attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
-            attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
-        ),
-        multiprocessors: attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
-        // SAFETY: as above.
-        total_memory: unsafe { device::total_mem(dev) }?,
-    })
-}
 
 /// A context on one GPU, with each game's kernels for a board size
 /// compiled and loaded when that size is first used (see
@@ -116,42 +39,6 @@ pub struct Gpu {
     /// Threads per block of the bitboard kernels, instead of
     /// `grid::bitboard_block`'s choice (check-gpu compares sizes).
     pub bits_block: Option<u32>,
-}
-
-pub const GO_SIZES: [usize; 3] = [9, 13, 19];
-
-/// `Ok` if kernels exist for Go on `size` x `size`.
-pub fn check_go_size(size: usize) -> Result<(), CudaError> {
-    if GO_SIZES.contains(&size) {
-        Ok(())
-    } else {
-        Err(CudaError::UnsupportedSize {
-            game: "Go",
-            size,
-            supported: "9, 13, 19",
-        })
-    }
-}
-
-/// `Ok` if `source` has kernels for board size `size`.
-pub fn check_size(source: Source, size: usize) -> Result<(), CudaError> {
-    match source {
-        Source::Go => check_go_size(size),
-        Source::Havannah => check_hex_size(size),
-    }
-}
-
-/// `Ok` if kernels exist for Havannah of side `side`.
-pub fn check_hex_size(side: usize) -> Result<(), CudaError> {
-    if hex::SIZES.contains(&side) {
-        Ok(())
-    } else {
-        Err(CudaError::UnsupportedSize {
-            game: "Havannah",
-            size: side,
-            supported: "4, 6, 8, 10",
-        })
-    }
 }
 
 impl Gpu {

@@ -15,9 +15,11 @@
 //! cannot load one.
 //!
 //! - [`compile`]: kernel sources and NVRTC; [`compile_all`] needs no GPU.
-//! - [`device`]: the driver side: context, launches; `modules`: each
-//!   game's kernels compiled and loaded per board size on first use.
-//! - [`variants`]: the kernel flavours per game ([`GoKernel`], [`HexVariant`]).
+//! - [`discovery`]: finding the GPUs (without contexts); [`device`]: the
+//!   driver side: context, launches; `modules`: each game's kernels
+//!   compiled and loaded per board size on first use.
+//! - [`variants`]: the kernel flavours per game ([`GoKernel`], [`HexVariant`])
+//!   and the board sizes that have kernels.
 //! - [`hex`]: Havannah board geometry shared by the host and the kernels.
 //! - [`input`]: how a position becomes kernel input ([`KernelPosition`]).
 //! - [`simulator`]: the simulator itself, [`CudaSimulator`]; [`slot`]: its
@@ -25,14 +27,17 @@
 //! - [`multi`]: [`GpuSimulator`], what the engine's search uses (several
 //!   GPUs, CPU-policy priors, CPU fallback for sizes without kernels).
 //! - [`check`], [`replay`], [`bench`](mod@bench), [`positions`]: the GPU check
-//!   (statistical part and orchestration; exact replays) against the
-//!   project's own rules in `crate::game`, and `bench`.
+//!   (orchestration, with the statistics in `check_stats` and the per-point
+//!   tables in `check_tables`; exact replays) against the project's own
+//!   rules in `crate::game`, and `bench`.
 
 pub mod bench;
 pub mod check;
+mod check_stats;
 mod check_tables;
 pub mod compile;
 pub mod device;
+pub mod discovery;
 mod grid;
 pub mod hex;
 pub mod input;
@@ -49,7 +54,8 @@ pub use check::{
     check_against, fill_cpu_cache_for, CheckLine, CheckOptions, CheckReport, CpuRules,
 };
 pub use compile::compile_all;
-pub use device::{probe, DeviceInfo, GoKernel, Gpu, HexVariant};
+pub use device::{GoKernel, Gpu, HexVariant};
+pub use discovery::{probe, DeviceInfo};
 pub use input::{GoLeafInput, HexLeafInput, KernelInput, KernelPosition};
 pub use multi::GpuSimulator;
 pub use simulator::CudaSimulator;

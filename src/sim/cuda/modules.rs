@@ -2,8 +2,9 @@
 //! GPU compiles only the sizes it is asked for (see `compile.rs` for why).
 
 use super::compile::{compile, Source};
-use super::device::{check_size, Gpu};
+use super::device::Gpu;
 use super::hex::HexGeometry;
+use super::variants::check_size;
 use super::CudaError;
 use cudarc::driver::CudaModule;
 use std::sync::Arc;

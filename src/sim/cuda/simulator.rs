@@ -13,10 +13,11 @@
 //! go through and the host threads descend and back up the tree.
 
 use super::compile::Source;
-use super::device::{check_size, GoKernel, Gpu, HexVariant};
+use super::device::{GoKernel, Gpu, HexVariant};
 use super::hex;
 use super::input::{color_code, KernelInput, KernelPosition};
 use super::slot::{ensure_len, Slot, Slots};
+use super::variants::check_size;
 use super::{tuning, CudaError};
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{AmafCount, LeafStats, Simulator};
@@ -400,7 +401,7 @@ mod tests {
 
     #[test]
     fn without_a_driver_opening_fails_cleanly() {
-        if super::super::device::driver_present() {
+        if super::super::discovery::driver_present() {
             return; // a machine with CUDA: nothing to assert here
         }
         assert!(matches!(
