@@ -1,0 +1,138 @@
+//! Command-line parsing: every flag, default and rejected value.
+
+use super::*;
+use clap::CommandFactory;
+
+#[test]
+fn cli_definition_is_consistent() {
+    Cli::command().debug_assert();
+}
+
+#[test]
+fn rejects_bad_values() {
+    assert!(Cli::try_parse_from(["warpstone", "--threads", "0"]).is_err());
+    assert!(Cli::try_parse_from(["warpstone", "--time-per-move", "-1"]).is_err());
+    assert!(Cli::try_parse_from(["warpstone", "--resign-threshold", "2"]).is_err());
+    assert!(Cli::try_parse_from(["warpstone", "--game", "chess"]).is_err());
+    assert!(Cli::try_parse_from(["warpstone", "--playouts", "100", "--seed", "3"]).is_ok());
+    assert!(Cli::try_parse_from(["warpstone", "--gpu-leaves", "0"]).is_err());
+    assert!(Cli::try_parse_from(["warpstone", "--gpu-playouts", "0"]).is_err());
+    assert!(Cli::try_parse_from(["warpstone", "bench", "--search", "--all-moves"]).is_err());
+}
+
+#[test]
+fn rave_equiv_reaches_the_search() {
+    let config = |args: &[&str]| {
+        let cli = Cli::try_parse_from([&["warpstone"], args].concat()).unwrap();
+        search_config(&cli, 1)
+    };
+    assert_eq!(config(&[]).rave_equiv, crate::search::RAVE_EQUIV);
+    assert_eq!(config(&["--rave-equiv", "500"]).rave_equiv, 500.0);
+    assert_eq!(config(&["--rave-equiv", "0"]).rave_equiv, 0.0);
+    for bad in ["-1", "x", "nan", "inf", "1e13"] {
+        assert!(
+            Cli::try_parse_from(["warpstone", "--rave-equiv", bad]).is_err(),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn gpu_policy_defaults_to_patterns_and_can_be_light() {
+    use crate::sim::go_rollout::GoPolicy;
+    let cli = Cli::try_parse_from(["warpstone"]).unwrap();
+    assert_eq!(cli.gpu_policy.policy(), GoPolicy::Patterns);
+    let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "random"]).unwrap();
+    assert_eq!(cli.gpu_policy.policy(), GoPolicy::Random);
+    let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "3x3"]).unwrap();
+    assert_eq!(cli.gpu_policy.policy(), GoPolicy::Weighted3x3);
+    let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "m2"]).unwrap();
+    assert_eq!(cli.gpu_policy.policy(), GoPolicy::M2);
+    let cli = Cli::try_parse_from(["warpstone", "bench", "--policy", "3x3"]).unwrap();
+    let Some(Command::Bench(args)) = cli.command else {
+        panic!("not bench")
+    };
+    assert_eq!(
+        args.policy.map(PolicyArg::policy),
+        Some(GoPolicy::Weighted3x3)
+    );
+    assert!(Cli::try_parse_from(["warpstone", "--gpu-policy", "heavy"]).is_err());
+}
+
+#[test]
+fn bench_picks_kernels_by_policy_and_layout() {
+    let kernels = |argv: &[&str]| {
+        let cli = Cli::try_parse_from(argv).unwrap();
+        let Some(Command::Bench(args)) = cli.command else {
+            panic!("not bench")
+        };
+        bench_kernels(&args)
+    };
+    assert_eq!(kernels(&["warpstone", "bench"]).len(), GoKernel::ALL.len());
+    let bitboard = ["--kernel", "playout-per-thread/bitboard"];
+    assert_eq!(
+        kernels(&["warpstone", "bench", bitboard[0], bitboard[1]]),
+        [GoKernel::Bitboard, GoKernel::BitboardPatterns]
+    );
+    let light = [
+        "warpstone",
+        "bench",
+        "--policy",
+        "random",
+        bitboard[0],
+        bitboard[1],
+    ];
+    assert_eq!(kernels(&light), [GoKernel::Bitboard]);
+    let none = [
+        "warpstone",
+        "bench",
+        "--policy",
+        "3x3",
+        "--kernel",
+        "playout-per-warp/rows",
+    ];
+    assert!(kernels(&none).is_empty());
+    assert!(Cli::try_parse_from(["warpstone", "bench", "--kernel", "bitboard"]).is_err());
+}
+
+#[test]
+fn gpu_flags_reach_bench_and_have_defaults() {
+    let cli = Cli::try_parse_from(["warpstone", "bench", "--gpu-leaves", "64"]).unwrap();
+    assert_eq!(cli.gpu_leaves, 64);
+    assert_eq!(cli.gpu_playouts, GPU_PLAYOUTS_PER_LEAF);
+    let cli = Cli::try_parse_from(["warpstone", "bench", "--all-moves", "--moves", "5"]);
+    let Some(Command::Bench(args)) = cli.unwrap().command else {
+        panic!("bench expected");
+    };
+    assert!(args.all_moves && args.moves == 5 && args.threads.is_none());
+    // Every core, but at least two threads per launch slot.
+    assert!(gpu_default_threads(1) >= 4);
+    assert_eq!(gpu_default_threads(1), gpu_default_threads(0));
+    assert!(gpu_default_threads(1) >= default_threads());
+    // A tree per two threads, and a launch slot per tree on each GPU.
+    assert_eq!(gpu_default_trees(16), 8);
+    assert_eq!(gpu_default_trees(1), 1);
+    assert_eq!(gpu_slots(8, 1), 8);
+    assert_eq!(gpu_slots(8, 4), 2);
+    assert_eq!(gpu_slots(1, 1), crate::sim::cuda::tuning::SLOTS_PER_GPU);
+    // The shape the engine and the bench share.
+    assert_eq!(gpu_search_shape(Some(16), None, 1), (16, 8, 8));
+    assert_eq!(gpu_search_shape(Some(4), Some(8), 1), (4, 8, 4));
+}
+
+#[test]
+fn check_gpu_takes_size_lists() {
+    let cli = Cli::try_parse_from([
+        "warpstone",
+        "check-gpu",
+        "--go-sizes",
+        "--hex-sizes",
+        "8,10",
+    ])
+    .unwrap();
+    let Some(Command::CheckGpu(args)) = cli.command else {
+        panic!("not check-gpu");
+    };
+    assert_eq!(args.go_sizes, Some(vec![]));
+    assert_eq!(args.hex_sizes, Some(vec![8, 10]));
+}
