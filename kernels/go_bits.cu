@@ -229,6 +229,18 @@ struct GbBoard {
     }
 };
 
+// The points a random move is drawn from: empty points that are not the
+// mover's eye, not ko and not certain suicide (both bitboard kernels and
+// the warp model).
+template <int N>
+__device__ __forceinline__ Bits<GoGeo<N>::W> gb_candidates(const GbBoard<N>& b) {
+    typedef Bits<GoGeo<N>::W> B;
+    const B empty = b.empty();
+    B cand = andnot(andnot(empty, b.eyes()), b.template sure_suicides<GB_SURE_STEPS>(empty));
+    if (b.ko >= 0) cand = andnot(cand, onehot<GoGeo<N>::W>(b.ko));
+    return cand;
+}
+
 // Adds one warp's playouts (32 lanes, `active` ones count) to the block's
 // tables: per word, 32 ballots give lane j the lanes whose set has bit j.
 template <int N>
@@ -386,9 +398,7 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
         while (__any_sync(0xFFFFFFFFu, !done)) {
             if (done) continue;
             if (fresh) {
-                const B empty = b.empty();
-                cand = andnot(andnot(empty, b.eyes()), b.template sure_suicides<GB_SURE_STEPS>(empty));
-                if (b.ko >= 0) cand = andnot(cand, onehot<G::W>(b.ko));
+                cand = gb_candidates<N>(b);
                 n = popc(cand);
                 fresh = false;
             }

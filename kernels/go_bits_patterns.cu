@@ -224,17 +224,6 @@ __device__ __forceinline__ u32 gbp_pattern_moves(const GbBoard<N>& b, int last) 
     return found;
 }
 
-// The random draw's candidates: empty points that are not the mover's
-// eye, not ko and not certain suicide.
-template <int N>
-__device__ __forceinline__ Bits<GoGeo<N>::W> gbp_random_candidates(const GbBoard<N>& b) {
-    typedef Bits<GoGeo<N>::W> B;
-    const B empty = b.empty();
-    B cand = andnot(andnot(empty, b.eyes()), b.template sure_suicides<GB_SURE_STEPS>(empty));
-    if (b.ko >= 0) cand = andnot(cand, onehot<GoGeo<N>::W>(b.ko));
-    return cand;
-}
-
 // As go_bits_playouts (same leaf loading, statistics and warp structure),
 // with the Patterns policy's move choice; kept apart so the measured
 // random kernel's code stays as it was.
@@ -287,7 +276,7 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
                     }
                 }
                 if (p < 0 && phase == RANDOM) {
-                    cand = gbp_random_candidates<N>(b);
+                    cand = gb_candidates<N>(b);
                     n = popc(cand);
                 }
             }
@@ -303,7 +292,7 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
                     pat &= ~(1u << j);
                     if (pat == 0) {
                         phase = RANDOM;
-                        cand = gbp_random_candidates<N>(b);
+                        cand = gb_candidates<N>(b);
                         n = popc(cand);
                     }
                     continue;

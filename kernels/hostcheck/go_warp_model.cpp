@@ -43,9 +43,7 @@ void run(int warps) {
                 act++;
                 if (x.fresh) {
                     any_fresh = true;
-                    const B e = x.b.empty();
-                    x.cand = andnot(andnot(e, x.b.eyes()), x.b.template sure_suicides<GB_SURE_STEPS>(e));
-                    if (x.b.ko >= 0) x.cand = andnot(x.cand, onehot<G::W>(x.b.ko));
+                    x.cand = gb_candidates<N>(x.b);
                     x.n = popc(x.cand);
                     x.fresh = false;
                 }
