@@ -4,7 +4,7 @@
 //! `variants`'.
 
 use super::compile::Source;
-use super::discovery::{probe, DeviceInfo};
+use super::discovery::{device_info, DeviceInfo};
 use super::grid::{
     self, playout_config, point_block, point_config, replay_config, whole_waves_config,
 };
@@ -43,11 +43,7 @@ pub struct Gpu {
 
 impl Gpu {
     pub fn new(ordinal: usize) -> Result<Gpu, CudaError> {
-        let devices = probe()?;
-        let info = devices
-            .into_iter()
-            .find(|d| d.ordinal == ordinal)
-            .ok_or(CudaError::NoDevice)?;
+        let info = device_info(ordinal)?;
         let ctx = CudaContext::new(ordinal)?;
         let stream = ctx.new_stream()?;
         Ok(Gpu {

@@ -35,6 +35,19 @@ pub fn driver_present() -> bool {
 
 /// Lists usable GPUs. No library or no device is an error, not a panic.
 pub fn probe() -> Result<Vec<DeviceInfo>, CudaError> {
+    (0..device_count()?).map(describe).collect()
+}
+
+/// GPU `ordinal` as [`probe`] lists it, without describing the others.
+pub fn device_info(ordinal: usize) -> Result<DeviceInfo, CudaError> {
+    if ordinal >= device_count()? {
+        return Err(CudaError::NoDevice);
+    }
+    describe(ordinal)
+}
+
+/// Initialises the driver and counts its devices (at least one).
+fn device_count() -> Result<usize, CudaError> {
     if !driver_present() {
         return Err(CudaError::NoDriverLibrary);
     }
@@ -46,7 +59,7 @@ pub fn probe() -> Result<Vec<DeviceInfo>, CudaError> {
     if count <= 0 {
         return Err(CudaError::NoDevice);
     }
-    (0..count as usize).map(describe).collect()
+    Ok(count as usize)
 }
 
 /// Opens and closes a context on GPU `ordinal` (listed by [`probe`]): the

@@ -166,7 +166,7 @@ impl GoKernel {
 pub const GO_SIZES: [usize; 3] = [9, 13, 19];
 
 /// `Ok` if kernels exist for Go on `size` x `size`.
-pub fn check_go_size(size: usize) -> Result<(), CudaError> {
+fn check_go_size(size: usize) -> Result<(), CudaError> {
     if GO_SIZES.contains(&size) {
         Ok(())
     } else {
@@ -187,7 +187,7 @@ pub fn check_size(source: Source, size: usize) -> Result<(), CudaError> {
 }
 
 /// `Ok` if kernels exist for Havannah of side `side`.
-pub fn check_hex_size(side: usize) -> Result<(), CudaError> {
+fn check_hex_size(side: usize) -> Result<(), CudaError> {
     if hex::SIZES.contains(&side) {
         Ok(())
     } else {
