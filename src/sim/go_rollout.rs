@@ -14,6 +14,7 @@
 
 #[cfg(test)]
 mod hostcheck;
+mod ladder;
 mod patterns;
 mod priors;
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! Priors for tree expansion, michi style: every move starts even, then
-//! captures, atari escapes, 3x3 patterns and closeness to the last move add
+//! captures, ladder captures, atari escapes that no ladder catches, 3x3 patterns and closeness to the last move add
 //! virtual wins; self-atari and early first/second-line moves in empty
 //! areas add virtual losses. Values are from the mover's point of view.
 
+use super::ladder::LadderReader;
 use super::patterns;
 use crate::game::go::board::{other, stone, Board, BLACK, EMPTY, MAX_CELLS, WHITE};
 use crate::game::go::{Move, Position};
@@ -89,12 +90,22 @@ pub(super) fn priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
     }
 }
 
-/// Per cell: the reward for capturing there (largest victim wins) or for
-/// extending an own chain out of atari there.
+/// Per cell: the reward for capturing there (largest victim wins), for
+/// starting a ladder that captures, or for extending an own chain out of
+/// atari there when the extension is not caught in a ladder
+/// (`ladder.rs`).
 fn tactical_bonus(board: &Board, color: u8) -> [f32; MAX_CELLS] {
     let enemy = other(color);
     let mut bonus = [0f32; MAX_CELLS];
     let mut seen = [false; MAX_CELLS];
+    let mut ladders = LadderReader::new();
+    let capture_reward = |p: usize| {
+        if board.chain_size(p) == 1 {
+            PRIOR_CAPTURE_ONE
+        } else {
+            PRIOR_CAPTURE_MANY
+        }
+    };
     for p in board.points() {
         let cell = board.cell(p);
         if cell != BLACK && cell != WHITE {
@@ -105,19 +116,18 @@ fn tactical_bonus(board: &Board, color: u8) -> [f32; MAX_CELLS] {
             continue;
         }
         seen[head] = true;
-        let Some(liberty) = board.atari_liberty(p) else {
-            continue;
-        };
-        let reward = if cell == enemy {
-            if board.chain_size(p) == 1 {
-                PRIOR_CAPTURE_ONE
-            } else {
-                PRIOR_CAPTURE_MANY
+        let (liberty, reward) = match board.atari_liberty(p) {
+            Some(liberty) if cell == enemy => (liberty, capture_reward(p)),
+            Some(liberty) => {
+                let saved =
+                    !board.is_self_atari(color, liberty) && ladders.extension_escapes(board, p);
+                (liberty, if saved { PRIOR_ESCAPE } else { 0.0 })
             }
-        } else if !board.is_self_atari(color, liberty) {
-            PRIOR_ESCAPE
-        } else {
-            0.0
+            None if cell == enemy => match ladders.capture_move(board, p) {
+                Some(liberty) => (liberty, capture_reward(p)),
+                None => continue,
+            },
+            None => continue,
         };
         bonus[liberty] = bonus[liberty].max(reward);
     }
