@@ -1,0 +1,82 @@
+"""scripts/compare: pairing two matches' games and the sign test."""
+
+import contextlib
+import importlib.machinery
+import importlib.util
+import io
+import json
+import os
+import tempfile
+import unittest
+
+COMPARE = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "compare")
+
+
+def load_compare():
+    loader = importlib.machinery.SourceFileLoader("compare_cli", COMPARE)
+    spec = importlib.util.spec_from_loader("compare_cli", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+compare = load_compare()
+
+
+def summary(seed, results):
+    """A match summary in `scripts/match`'s JSON shape: engine 1 is Black in
+    odd games; `results` are the result strings in game order."""
+    games = []
+    for i, result in enumerate(results):
+        black, white = (1, 2) if i % 2 == 0 else (2, 1)
+        reason = "aborted" if result == "Void" else "score"
+        games.append({"game": i + 1, "black": black, "white": white, "result": result, "reason": reason})
+    return {"match": {"seed": seed}, "results": games}
+
+
+class CompareTest(unittest.TestCase):
+    def test_points_follow_colours_draws_and_aborted_games(self):
+        s = summary(5, ["B+R", "B+3", "0", "Void"])
+        self.assertEqual(compare.points_by_game(s, 1), {1: 1.0, 2: 0.0, 3: 0.5})
+        self.assertEqual(compare.points_by_game(s, 2), {1: 0.0, 2: 1.0, 3: 0.5})
+
+    def test_pairs_count_only_games_played_in_both(self):
+        a = summary(7, ["B+R", "B+R", "W+2", "0", "B+1"])
+        b = summary(7, ["B+R", "W+R", "B+2", "B+R", "Void"])
+        report = compare.compare(a, b, 1)
+        # Game 1 the same; 2 and 3 better in B; 4 (draw, then a loss) better in A.
+        self.assertEqual((report["pairs"], report["b_better"], report["a_better"], report["same"]), (4, 2, 1, 1))
+        self.assertAlmostEqual(report["a_score"], 1.5 / 4)
+        self.assertAlmostEqual(report["b_score"], 3 / 4)
+        self.assertAlmostEqual(report["difference"], 1.5 / 4)
+
+    def test_sign_test_is_exact(self):
+        self.assertEqual(compare.sign_test(0, 0), 1.0)
+        self.assertEqual(compare.sign_test(3, 3), 1.0)
+        self.assertAlmostEqual(compare.sign_test(5, 0), 2 / 32)
+        # 23 against 13: P(X <= 13) for Binomial(36, 1/2), doubled.
+        self.assertAlmostEqual(compare.sign_test(23, 13), 0.1325, places=4)
+
+    def test_cli_reads_match_output_and_refuses_bad_files(self):
+        a = summary(9, ["B+R", "B+R"])
+        b = summary(9, ["W+R", "B+R"])
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for name, doc in (("a.txt", a), ("b.txt", b)):
+                path = os.path.join(tmp, name)
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write("game 1/2: ...\nsome summary text\n" + json.dumps(doc) + "\n")
+                paths.append(path)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(compare.main(paths), 0)
+            report = json.loads(out.getvalue().strip().splitlines()[-1])
+            self.assertEqual((report["a_better"], report["b_better"]), (1, 0))
+            empty = os.path.join(tmp, "empty.txt")
+            open(empty, "w", encoding="utf-8").close()
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(compare.main([paths[0], empty]), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
