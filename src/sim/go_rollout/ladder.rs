@@ -14,21 +14,25 @@
 //!   `attack` cannot take.
 //!
 //! Only ataris are tried, so a "ladder" here is a capture by ataris alone;
-//! nets and loose ladders are not seen. When the read grows past
-//! [`NODE_BUDGET`] plays or [`MAX_DEPTH`] plies the defender is taken to
-//! escape: a prior that is missing costs less than a wrong one.
+//! nets and loose ladders are not seen. When a reader has made
+//! [`NODE_BUDGET`] plays (over all its reads: one reader serves one
+//! expansion's priors) or a read reaches [`MAX_DEPTH`] plies, the defender
+//! is taken to escape: a prior that is missing costs less than a wrong one.
 
 use crate::game::go::board::{other, Board, EMPTY};
 
-/// Plays a whole read may make before giving up (a ladder across a 19x19
-/// board is about 40 plays, and the wrong-side ataris fail at once).
-const NODE_BUDGET: usize = 200;
+/// Plays one reader may make in all (a ladder across a 19x19 board is
+/// about 40 plays, and the wrong-side ataris fail at once), so that a
+/// position full of two-liberty chains cannot make one expansion slow.
+const NODE_BUDGET: usize = 400;
 /// Deepest ply read.
 const MAX_DEPTH: usize = 80;
 
 /// Reads ladders on copies of one board; keeps its copies between reads.
 pub(super) struct LadderReader {
-    boards: Vec<Board>,
+    /// One board per ply, boxed so that growing the list moves pointers,
+    /// not 17 KB boards.
+    boards: Vec<Box<Board>>,
     nodes: usize,
 }
 
@@ -63,9 +67,8 @@ impl LadderReader {
     }
 
     fn start(&mut self, board: &Board) {
-        self.nodes = 0;
         if self.boards.is_empty() {
-            self.boards.push(*board);
+            self.boards.push(Box::new(*board));
         } else {
             self.boards[0].copy_from(board);
         }
@@ -83,7 +86,7 @@ impl LadderReader {
         }
         self.nodes += 1;
         if self.boards.len() == depth + 1 {
-            let copy = self.boards[depth];
+            let copy = Box::new(*self.boards[depth]);
             self.boards.push(copy);
         } else {
             let (done, next) = self.boards.split_at_mut(depth + 1);
@@ -145,7 +148,8 @@ impl LadderReader {
         }
         let liberty = board.atari_liberty(stone);
         for &c in &captures[..found] {
-            if self.settles(depth, defender, c, stone) {
+            // A capture on the chain's own liberty is the extension below.
+            if Some(c) != liberty && self.settles(depth, defender, c, stone) {
                 return true;
             }
         }
