@@ -50,6 +50,18 @@ class CompareTest(unittest.TestCase):
         self.assertAlmostEqual(report["b_score"], 3 / 4)
         self.assertAlmostEqual(report["difference"], 1.5 / 4)
 
+    def test_games_with_other_colours_are_not_pairs(self):
+        a = summary(3, ["B+R", "W+R"])
+        b = summary(3, ["B+R", "W+R"])
+        b["results"][1]["black"], b["results"][1]["white"] = 1, 2
+        with self.assertRaises(ValueError):
+            compare.compare(a, b, 1)
+
+    def test_one_pair_has_no_interval(self):
+        report = compare.compare(summary(3, ["B+R"]), summary(3, ["W+R"]), 1)
+        self.assertEqual((report["pairs"], report["difference_ci95"]), (1, None))
+        self.assertIn("no interval", compare.summary_text(report))
+
     def test_sign_test_is_exact(self):
         self.assertEqual(compare.sign_test(0, 0), 1.0)
         self.assertEqual(compare.sign_test(3, 3), 1.0)
