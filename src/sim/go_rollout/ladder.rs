@@ -78,10 +78,7 @@ impl LadderReader {
     /// or `false` (nothing played) when that is illegal or the budget is
     /// spent.
     fn play(&mut self, depth: usize, color: u8, p: usize) -> bool {
-        if self.nodes >= NODE_BUDGET || depth + 1 >= MAX_DEPTH {
-            return false;
-        }
-        if !self.boards[depth].is_legal(color, p) {
+        if self.out_of_budget(depth) || !self.boards[depth].is_legal(color, p) {
             return false;
         }
         self.nodes += 1;
@@ -188,25 +185,15 @@ fn liberty_count(board: &Board, stone: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{at, place};
     use super::*;
     use crate::game::go::{Point, Position};
     use crate::game::Color;
 
-    fn at(pos: &Position, vertex: &str) -> usize {
-        let letter = vertex.as_bytes()[0].to_ascii_uppercase();
-        let col = (letter - b'A') as usize - (letter > b'I') as usize;
-        let row: usize = vertex[1..].parse().unwrap();
-        pos.point(col, row - 1).unwrap().0 as usize
-    }
-
     fn board(size: usize, black: &str, white: &str) -> Position {
         let mut pos = Position::new(size, 0.0).unwrap();
-        for (color, stones) in [(Color::Black, black), (Color::White, white)] {
-            for v in stones.split_whitespace() {
-                let p = Point(at(&pos, v) as u16);
-                pos.place_setup_stone(color, p).unwrap();
-            }
-        }
+        place(&mut pos, Color::Black, black);
+        place(&mut pos, Color::White, white);
         pos
     }
 

@@ -7,14 +7,14 @@ use proptest::prelude::*;
 const B: Color = Color::Black;
 const W: Color = Color::White;
 
-fn at(pos: &Position, vertex: &str) -> usize {
+pub(super) fn at(pos: &Position, vertex: &str) -> usize {
     let letter = vertex.as_bytes()[0].to_ascii_uppercase();
     let col = (letter - b'A') as usize - (letter > b'I') as usize;
     let row: usize = vertex[1..].parse().unwrap();
     pos.point(col, row - 1).unwrap().0 as usize
 }
 
-fn place(pos: &mut Position, color: Color, vertices: &str) {
+pub(super) fn place(pos: &mut Position, color: Color, vertices: &str) {
     for v in vertices.split_whitespace() {
         let p = Point(at(pos, v) as u16);
         pos.place_setup_stone(color, p).unwrap();
