@@ -1,26 +1,18 @@
 """scripts/compare: pairing two matches' games and the sign test."""
 
 import contextlib
-import importlib.machinery
-import importlib.util
 import io
 import json
 import os
+import sys
 import tempfile
 import unittest
 
-COMPARE = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "compare")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from scriptload import load_script  # noqa: E402
 
-def load_compare():
-    loader = importlib.machinery.SourceFileLoader("compare_cli", COMPARE)
-    spec = importlib.util.spec_from_loader("compare_cli", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-compare = load_compare()
+compare = load_script("compare")
 
 
 def summary(seed, results):

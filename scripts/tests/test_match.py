@@ -1,8 +1,6 @@
 """scripts/match end to end, with the fake engines of tests/fixtures."""
 
 import contextlib
-import importlib.machinery
-import importlib.util
 import io
 import json
 import os
@@ -15,8 +13,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..")
 sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, HERE)
 
 from matchreport import wilson_interval  # noqa: E402
+from scriptload import load_script  # noqa: E402
 
 MATCH = os.path.join(SCRIPTS, "match")
 PYTHON = shlex.quote(sys.executable)
@@ -25,11 +25,7 @@ FAKE_HTP = f"{PYTHON} {shlex.quote(os.path.join(HERE, 'fixtures', 'fake_htp_engi
 
 
 def load_match_module():
-    loader = importlib.machinery.SourceFileLoader("match_cli", MATCH)
-    spec = importlib.util.spec_from_loader("match_cli", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_script("match")
 
 
 def run_match(*args: str) -> "tuple[int, str, dict]":
