@@ -47,11 +47,22 @@ class JobSlots:
 
 
 JOB_PATTERN = re.compile(r"\{job(?:%([1-9][0-9]*))?\}")
+# {cores:N}: the job slot's own N CPU cores as a range for `taskset -c`, so
+# that engines of games played side by side do not compete for cores (on a
+# 4-GPU, 64-core machine `--jobs 4` and `taskset -c {cores:16} ... --gpus
+# {job}` gives each game what one GPU machine of 16 cores would have).
+CORES_PATTERN = re.compile(r"\{cores:([1-9][0-9]*)\}")
+
+
+def core_range(job: int, count: int) -> str:
+    """CPU cores job*count to job*count+count-1, written as `taskset -c` takes them."""
+    return f"{job * count}-{job * count + count - 1}"
 
 
 def substitute(command: str, seed: int, job: int) -> str:
-    """`command` with {seed} and {job} (or {job%N}: the job slot modulo N) filled in."""
+    """`command` with {seed}, {job} (or {job%N}: the job slot modulo N) and {cores:N} filled in."""
     command = command.replace("{seed}", str(seed))
+    command = CORES_PATTERN.sub(lambda m: core_range(job, int(m.group(1))), command)
     return JOB_PATTERN.sub(lambda m: str(job % int(m.group(1))) if m.group(1) else str(job), command)
 
 

@@ -127,6 +127,16 @@ class GoMatches(unittest.TestCase):
             # modulo 1 every slot is 0.
             self.assertEqual(sorted(os.listdir(tmp)), ["one-0", "one-1", "two-0"])
 
+    def test_core_ranges_are_the_slots_own(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, output, _ = run_match(
+                "--engine1", f"{FAKE_GO} --log {tmp}/one-{{cores:4}}",
+                "--engine2", f"{FAKE_GO} --log {tmp}/two-{{cores:1}}-{{job}}",
+                "--games", "4", "--size", "5", "--jobs", "2",
+            )  # fmt: skip
+            self.assertEqual(status, 0, output)
+            self.assertEqual(sorted(os.listdir(tmp)), ["one-0-3", "one-4-7", "two-0-0-0", "two-1-1-1"])
+
     def test_disagreeing_scores_go_to_the_fallback_scorer(self):
         status, output, document = run_match(
             "--engine1", FAKE_GO, "--engine2", f"{FAKE_GO} --lie final_score", "--games", "1", "--size", "5",
