@@ -277,6 +277,7 @@ pub fn search_bench(game: GameKind, args: &super::BenchArgs, cli: &super::Cli) -
         playouts: args.playouts,
         gpu_leaves: cli.gpu_leaves as usize,
         gpu_playouts: cli.gpu_playouts,
+        virtual_loss: cli.virtual_loss,
         seconds: args.seconds,
         seed: args.seed,
         go_policy: cli.gpu_policy.policy(),

@@ -33,6 +33,8 @@ pub struct SearchBench {
     pub slots: usize,
     pub gpu_leaves: usize,
     pub gpu_playouts: u32,
+    /// `--virtual-loss` (`None`: the leaf's playouts).
+    pub virtual_loss: Option<u32>,
     pub seconds: f64,
     pub seed: u64,
     /// The Go kernels' playout policy (`--gpu-policy`).
@@ -88,6 +90,7 @@ pub fn run<G: KernelPosition + Rollout>(
         trees: opts.trees,
         leaves_per_batch: opts.gpu_leaves.max(1),
         playouts_per_leaf: opts.gpu_playouts.max(1),
+        virtual_loss: opts.virtual_loss,
         seed: opts.seed,
         early_stop: false,
         ..SearchConfig::default()

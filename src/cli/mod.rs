@@ -52,6 +52,14 @@ pub struct Cli {
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub gpu_playouts: u32,
 
+    /// Virtual losses a leaf in flight adds to each node on its path until
+    /// its playouts come back (default: its playouts, --gpu-playouts, so a
+    /// GPU batch of 1,024 leaves spreads widely; see
+    /// `SearchConfig::virtual_loss_per_leaf`).
+    #[arg(long, value_name = "N", global = true,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub virtual_loss: Option<u32>,
+
     /// Fixed number of playouts per move, for reproducible matches and
     /// tests. Time limits from the controller still apply.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -248,6 +256,7 @@ fn search_config(cli: &Cli, seed: u64) -> SearchConfig {
         seed,
         resign_threshold: (cli.resign_threshold > 0.0).then_some(cli.resign_threshold),
         rave_equiv: cli.rave_equiv,
+        virtual_loss: cli.virtual_loss,
         ..SearchConfig::default()
     }
 }

@@ -17,7 +17,20 @@ fn rejects_bad_values() {
     assert!(Cli::try_parse_from(["warpstone", "--playouts", "100", "--seed", "3"]).is_ok());
     assert!(Cli::try_parse_from(["warpstone", "--gpu-leaves", "0"]).is_err());
     assert!(Cli::try_parse_from(["warpstone", "--gpu-playouts", "0"]).is_err());
+    assert!(Cli::try_parse_from(["warpstone", "--virtual-loss", "0"]).is_err());
     assert!(Cli::try_parse_from(["warpstone", "bench", "--search", "--all-moves"]).is_err());
+}
+
+#[test]
+fn virtual_loss_reaches_the_search() {
+    let config = |args: &[&str]| {
+        let cli = Cli::try_parse_from([&["warpstone"], args].concat()).unwrap();
+        search_config(&cli, 1)
+    };
+    assert_eq!(config(&[]).virtual_loss, None);
+    let four = config(&["--virtual-loss", "4"]);
+    assert_eq!(four.virtual_loss, Some(4));
+    assert_eq!(four.virtual_loss_per_leaf(), 4);
 }
 
 #[test]

@@ -114,6 +114,10 @@ pub struct SearchConfig {
     pub playouts_per_leaf: u32,
     /// Leaves selected per tree lock and simulated in one call.
     pub leaves_per_batch: usize,
+    /// Virtual losses a leaf in flight adds to every node on its path
+    /// (`--virtual-loss`); `None`: its playouts, `playouts_per_leaf`. See
+    /// [`SearchConfig::virtual_loss_per_leaf`].
+    pub virtual_loss: Option<u32>,
     /// Resign when the root winrate of the side to move falls below this.
     pub resign_threshold: Option<f32>,
     /// Minimum root visits before resigning.
@@ -139,6 +143,23 @@ impl SearchConfig {
     pub fn tree_count(&self) -> usize {
         self.trees.clamp(1, self.threads.max(1))
     }
+
+    /// The virtual loss one descent adds to its path: `virtual_loss`, else
+    /// the leaf's playouts (each counted as lost until it comes back).
+    ///
+    /// A GPU batch selects 1,024 leaves of 32 playouts under one lock, so a
+    /// node with ten leaves in flight looks 320 playouts worse meanwhile,
+    /// and the batch spreads far wider than a sequential search would. On
+    /// the CPU, one tree with batches of 1,024 leaves of 32 playouts and
+    /// 1.7M playouts (the GPU search's per-tree share of a 1 s move) chose
+    /// B6 after E5 C4 C5 B5 D4 C3 (9x9, komi 7), the position of four of
+    /// the GPU engine's eight losses against GNU Go (eleventh session); with a virtual loss of 4, or batches of
+    /// 16 leaves, it chose C6, as a sequential search of 160k playouts does
+    /// (GNU Go's second choice after E2). Not yet measured in matches, so
+    /// the default stays.
+    pub fn virtual_loss_per_leaf(&self) -> u32 {
+        self.virtual_loss.unwrap_or(self.playouts_per_leaf).max(1)
+    }
 }
 
 impl Default for SearchConfig {
@@ -150,6 +171,7 @@ impl Default for SearchConfig {
             seed: 0,
             playouts_per_leaf: 1,
             leaves_per_batch: 1,
+            virtual_loss: None,
             resign_threshold: Some(0.1),
             resign_min_visits: RESIGN_MIN_VISITS,
             expand_after_visits: EXPAND_AFTER_VISITS,

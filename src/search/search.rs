@@ -197,6 +197,7 @@ impl<G: Game> Search<G> {
             sim: self.sim.as_ref(),
             cfg: &self.config,
             weight: self.config.playouts_per_leaf.max(1),
+            virtual_loss: self.config.virtual_loss_per_leaf(),
             limits: *limits,
             start,
             deadline: limits.time.map(|t| start + t),

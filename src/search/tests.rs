@@ -122,6 +122,36 @@ fn visits_add_up_single_threaded() {
 }
 
 #[test]
+fn a_set_virtual_loss_is_added_and_removed_per_leaf() {
+    // 4 playouts a leaf but 1 virtual loss: in flight, a path carries one
+    // per leaf (the debug assertion in `update` checks every removal), and
+    // none is left once the batches are back.
+    let config = SearchConfig {
+        threads: 4,
+        leaves_per_batch: 5,
+        playouts_per_leaf: 4,
+        virtual_loss: Some(1),
+        ..no_early_stop()
+    };
+    assert_eq!(config.virtual_loss_per_leaf(), 1);
+    assert_eq!(
+        SearchConfig {
+            playouts_per_leaf: 4,
+            ..SearchConfig::default()
+        }
+        .virtual_loss_per_leaf(),
+        4
+    );
+    let mut s = search(config, &TicTacToe::new());
+    let info = run(&mut s, playouts(4000));
+    assert_eq!(info.playouts, 4000);
+    let tree = &s.trees[0];
+    assert!(all_nodes(tree).iter().all(|n| n.virtual_loss == 0));
+    let root = tree.root.unwrap();
+    assert_eq!(tree.node(root).visits, 4000);
+}
+
+#[test]
 fn multithreaded_batches_remove_all_virtual_loss() {
     let config = SearchConfig {
         threads: 4,

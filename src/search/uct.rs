@@ -181,8 +181,9 @@ pub(super) struct Context<'a, G: Game> {
     pub root_pos: &'a G,
     pub sim: &'a dyn Simulator<G>,
     pub cfg: &'a SearchConfig,
-    /// Playouts per leaf: the virtual loss one descent adds to its path.
-    pub weight: u32,
+    /// The virtual loss one descent adds to its path
+    /// ([`SearchConfig::virtual_loss_per_leaf`]).
+    pub virtual_loss: u32,
 }
 
 /// Walks from the root to a leaf, playing the tree moves on `pos` (reset to
@@ -202,7 +203,7 @@ pub(super) fn descend<G: Game>(
         root_pos,
         sim,
         cfg,
-        weight,
+        virtual_loss,
     } = *ctx;
     pos.clone_from(root_pos);
     path.clear();
@@ -217,7 +218,7 @@ pub(super) fn descend<G: Game>(
             // Terminal nodes are never expanded, so only leaves need this.
             if !at_root {
                 if let Some(outcome) = pos.outcome() {
-                    tree.node_mut(id).virtual_loss += weight;
+                    tree.node_mut(id).virtual_loss += virtual_loss;
                     return Some(outcome);
                 }
             }
@@ -226,7 +227,7 @@ pub(super) fn descend<G: Game>(
             }
         }
         let node = tree.node_mut(id);
-        node.virtual_loss += weight;
+        node.virtual_loss += virtual_loss;
         if node.num_children == 0 {
             // An unexpanded leaf, or a position with no moves at all.
             return if at_root { pos.outcome() } else { None };
@@ -239,8 +240,8 @@ pub(super) fn descend<G: Game>(
     }
 }
 
-/// Backs a leaf result up `path`, removes the `weight` of virtual loss the
-/// descent added, and updates AMAF: at each node, every child whose move
+/// Backs a leaf result up `path`, removes the `virtual_loss` the descent
+/// added, and updates AMAF: at each node, every child whose move
 /// was played first — later in this simulation, tree moves below the node
 /// or playout — by the player to move at that node gets the result as an
 /// AMAF sample for that player.
@@ -248,7 +249,7 @@ pub(super) fn update<G: Game>(
     tree: &mut Tree<G::Move>,
     path: &Path,
     result: &LeafResult<'_>,
-    weight: u32,
+    virtual_loss: u32,
     root_pos: &G,
     scratch: &mut Scratch<G::Move>,
 ) {
@@ -278,8 +279,8 @@ pub(super) fn update<G: Game>(
         let node = tree.node_mut(id);
         node.visits += result.playouts as u64;
         node.wins += result.wins_for(mover);
-        debug_assert!(node.virtual_loss >= weight, "virtual loss underflow");
-        node.virtual_loss = node.virtual_loss.saturating_sub(weight);
+        debug_assert!(node.virtual_loss >= virtual_loss, "virtual loss underflow");
+        node.virtual_loss = node.virtual_loss.saturating_sub(virtual_loss);
 
         if !node.expanded {
             continue;

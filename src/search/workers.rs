@@ -90,8 +90,10 @@ pub(super) struct Shared<'a, G: Game> {
     pub(super) root_pos: &'a G,
     pub(super) sim: &'a dyn Simulator<G>,
     pub(super) cfg: &'a SearchConfig,
-    /// Playouts per leaf: the virtual loss one descent adds to its path.
+    /// Playouts per leaf.
     pub(super) weight: u32,
+    /// The virtual loss one descent adds to its path.
+    pub(super) virtual_loss: u32,
     pub(super) limits: Limits,
     pub(super) start: Instant,
     pub(super) deadline: Option<Instant>,
@@ -195,7 +197,7 @@ impl<'a, G: Game> Shared<'a, G> {
                     root_pos: self.root_pos,
                     sim: self.sim,
                     cfg: self.cfg,
-                    weight: self.weight,
+                    virtual_loss: self.virtual_loss,
                 };
                 select(&ctx, state.tree, leaves, &mut batch);
                 let first = self.simulations.fetch_add(leaves as u64, Ordering::Relaxed);
@@ -322,7 +324,7 @@ impl<'a, G: Game> Shared<'a, G> {
                 tree,
                 &batch.paths[i],
                 &result,
-                weight,
+                self.virtual_loss,
                 self.root_pos,
                 &mut batch.scratch,
             );
@@ -335,7 +337,7 @@ impl<'a, G: Game> Shared<'a, G> {
                 tree,
                 &path,
                 &result,
-                weight,
+                self.virtual_loss,
                 self.root_pos,
                 &mut batch.scratch,
             );
