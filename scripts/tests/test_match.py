@@ -115,27 +115,28 @@ class GoMatches(unittest.TestCase):
                 self.assertEqual(good["wins"], 2)
                 self.assertEqual([r["forfeit_by"] for r in document["results"]], [1, 1])
 
-    def test_job_slots_fill_in_job_placeholders(self):
+    def logs_of_two_jobs(self, log1: str, log2: str) -> "list[str]":
+        """The log files that 4 games in 2 jobs write, each engine logging to the
+        file named by its (placeholder-filled) `log1` / `log2`."""
         with tempfile.TemporaryDirectory() as tmp:
             status, output, _ = run_match(
-                "--engine1", f"{FAKE_GO} --log {tmp}/one-{{job}}",
-                "--engine2", f"{FAKE_GO} --log {tmp}/two-{{job%1}}",
+                "--engine1", f"{FAKE_GO} --log {tmp}/{log1}",
+                "--engine2", f"{FAKE_GO} --log {tmp}/{log2}",
                 "--games", "4", "--size", "5", "--jobs", "2",
             )  # fmt: skip
             self.assertEqual(status, 0, output)
-            # Two workers: slots 0 and 1 (the name check runs as slot 0);
-            # modulo 1 every slot is 0.
-            self.assertEqual(sorted(os.listdir(tmp)), ["one-0", "one-1", "two-0"])
+            return sorted(os.listdir(tmp))
+
+    def test_job_slots_fill_in_job_placeholders(self):
+        # Two workers: slots 0 and 1 (the name check runs as slot 0);
+        # modulo 1 every slot is 0.
+        self.assertEqual(self.logs_of_two_jobs("one-{job}", "two-{job%1}"), ["one-0", "one-1", "two-0"])
 
     def test_core_ranges_are_the_slots_own(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            status, output, _ = run_match(
-                "--engine1", f"{FAKE_GO} --log {tmp}/one-{{cores:4}}",
-                "--engine2", f"{FAKE_GO} --log {tmp}/two-{{cores:1}}-{{job}}",
-                "--games", "4", "--size", "5", "--jobs", "2",
-            )  # fmt: skip
-            self.assertEqual(status, 0, output)
-            self.assertEqual(sorted(os.listdir(tmp)), ["one-0-3", "one-4-7", "two-0-0-0", "two-1-1-1"])
+        self.assertEqual(
+            self.logs_of_two_jobs("one-{cores:4}", "two-{cores:1}-{job}"),
+            ["one-0-3", "one-4-7", "two-0-0-0", "two-1-1-1"],
+        )
 
     def test_disagreeing_scores_go_to_the_fallback_scorer(self):
         status, output, document = run_match(

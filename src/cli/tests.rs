@@ -21,12 +21,14 @@ fn rejects_bad_values() {
     assert!(Cli::try_parse_from(["warpstone", "bench", "--search", "--all-moves"]).is_err());
 }
 
+/// The search settings `warpstone ARGS` would run with (seed 1).
+fn config(args: &[&str]) -> SearchConfig {
+    let cli = Cli::try_parse_from([&["warpstone"], args].concat()).unwrap();
+    search_config(&cli, 1)
+}
+
 #[test]
 fn virtual_loss_reaches_the_search() {
-    let config = |args: &[&str]| {
-        let cli = Cli::try_parse_from([&["warpstone"], args].concat()).unwrap();
-        search_config(&cli, 1)
-    };
     assert_eq!(config(&[]).virtual_loss, None);
     let four = config(&["--virtual-loss", "4"]);
     assert_eq!(four.virtual_loss, Some(4));
@@ -35,10 +37,6 @@ fn virtual_loss_reaches_the_search() {
 
 #[test]
 fn rave_equiv_reaches_the_search() {
-    let config = |args: &[&str]| {
-        let cli = Cli::try_parse_from([&["warpstone"], args].concat()).unwrap();
-        search_config(&cli, 1)
-    };
     assert_eq!(config(&[]).rave_equiv, crate::search::RAVE_EQUIV);
     assert_eq!(config(&["--rave-equiv", "500"]).rave_equiv, 500.0);
     assert_eq!(config(&["--rave-equiv", "0"]).rave_equiv, 0.0);

@@ -153,10 +153,10 @@ impl SearchConfig {
     /// the CPU, one tree with batches of 1,024 leaves of 32 playouts and
     /// 1.7M playouts (the GPU search's per-tree share of a 1 s move) chose
     /// B6 after E5 C4 C5 B5 D4 C3 (9x9, komi 7), the position of four of
-    /// the GPU engine's eight losses against GNU Go (eleventh session); with a virtual loss of 4, or batches of
-    /// 16 leaves, it chose C6, as a sequential search of 160k playouts does
-    /// (GNU Go's second choice after E2). Not yet measured in matches, so
-    /// the default stays.
+    /// the GPU engine's eight losses against GNU Go (eleventh session);
+    /// with a virtual loss of 4, or batches of 16 leaves, it chose C6, as a
+    /// sequential search of 160k playouts does (GNU Go's second choice
+    /// after E2). Not yet measured in matches, so the default stays.
     pub fn virtual_loss_per_leaf(&self) -> u32 {
         self.virtual_loss.unwrap_or(self.playouts_per_leaf).max(1)
     }
