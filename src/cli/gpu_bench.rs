@@ -33,7 +33,7 @@ pub struct SearchBench {
     pub slots: usize,
     pub gpu_leaves: usize,
     pub gpu_playouts: u32,
-    /// `--virtual-loss` (`None`: the leaf's playouts).
+    /// `--virtual-loss` (`None`: the default, `SearchConfig::virtual_loss_per_leaf`).
     pub virtual_loss: Option<u32>,
     pub seconds: f64,
     pub seed: u64,

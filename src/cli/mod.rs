@@ -9,7 +9,7 @@ mod gpu_bench;
 
 use crate::bench::{self, BenchOptions};
 use crate::engine::{self, Backend, EngineOptions, GameKind};
-use crate::search::SearchConfig;
+use crate::search::{SearchConfig, MAX_VIRTUAL_LOSS};
 use crate::sim::cuda::GoKernel;
 use clap::{Parser, Subcommand, ValueEnum};
 use gpu::{BackendArg, GpuPolicyArg};
@@ -53,11 +53,12 @@ pub struct Cli {
     pub gpu_playouts: u32,
 
     /// Virtual losses a leaf in flight adds to each node on its path until
-    /// its playouts come back (default: its playouts, --gpu-playouts, so a
-    /// GPU batch of 1,024 leaves spreads widely; see
+    /// its playouts come back, 1-64 (default: its playouts, --gpu-playouts,
+    /// but at most 4, so that a GPU batch of 1,024 leaves does not spread
+    /// far wider than a sequential search; see
     /// `SearchConfig::virtual_loss_per_leaf`).
     #[arg(long, value_name = "N", global = true,
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_VIRTUAL_LOSS)))]
     pub virtual_loss: Option<u32>,
 
     /// Fixed number of playouts per move, for reproducible matches and

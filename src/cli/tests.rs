@@ -18,6 +18,8 @@ fn rejects_bad_values() {
     assert!(Cli::try_parse_from(["warpstone", "--gpu-leaves", "0"]).is_err());
     assert!(Cli::try_parse_from(["warpstone", "--gpu-playouts", "0"]).is_err());
     assert!(Cli::try_parse_from(["warpstone", "--virtual-loss", "0"]).is_err());
+    assert!(Cli::try_parse_from(["warpstone", "--virtual-loss", "65"]).is_err());
+    assert!(Cli::try_parse_from(["warpstone", "--virtual-loss", "64"]).is_ok());
     assert!(Cli::try_parse_from(["warpstone", "bench", "--search", "--all-moves"]).is_err());
 }
 

@@ -72,6 +72,22 @@ pub const UNLIMITED_RUN_BATCH_BUDGET: Duration = Duration::from_millis(400);
 /// start where the last one ended.
 pub const FIRST_BATCH_DIVISOR: usize = 8;
 
+/// By default a leaf in flight counts as lost once per playout it will
+/// bring back, but never more than this many times. A GPU batch selects
+/// 1,024 leaves of 32 playouts under one lock; at 32 losses a leaf, a node
+/// with ten leaves in flight looks 320 playouts worse meanwhile, and the
+/// batch spreads far wider than a sequential search would. On one H200 at
+/// 1 s a move, 4 instead of 32 found the move a sequential search finds
+/// in the line of four of eight losses, backed up as many playouts a
+/// second, and scored 93.9% against GNU Go where 32 scored 87.2% on the
+/// same 98 seeds (twelfth session; `virtual_loss_per_leaf`). On the CPU a
+/// leaf has one playout, so this changes nothing there.
+pub const VIRTUAL_LOSS_CAP: u32 = 4;
+/// The largest `--virtual-loss`: with at most 1,024 threads of at most
+/// 65,535 leaves in flight each, the root's in-flight count
+/// (`Node::virtual_loss`, a u32) cannot overflow.
+pub const MAX_VIRTUAL_LOSS: u32 = 64;
+
 /// z of the normal approximation used for the reported lower confidence
 /// bound of a winrate (95% one-sided is 1.645).
 pub const LCB_Z: f64 = 1.645;
@@ -115,7 +131,8 @@ pub struct SearchConfig {
     /// Leaves selected per tree lock and simulated in one call.
     pub leaves_per_batch: usize,
     /// Virtual losses a leaf in flight adds to every node on its path
-    /// (`--virtual-loss`); `None`: its playouts, `playouts_per_leaf`. See
+    /// (`--virtual-loss`, at most [`MAX_VIRTUAL_LOSS`]); `None`: its
+    /// playouts, at most [`VIRTUAL_LOSS_CAP`]. See
     /// [`SearchConfig::virtual_loss_per_leaf`].
     pub virtual_loss: Option<u32>,
     /// Resign when the root winrate of the side to move falls below this.
@@ -145,20 +162,20 @@ impl SearchConfig {
     }
 
     /// The virtual loss one descent adds to its path: `virtual_loss`, else
-    /// the leaf's playouts (each counted as lost until it comes back).
+    /// the leaf's playouts (each counted as lost until it comes back), at
+    /// most [`VIRTUAL_LOSS_CAP`].
     ///
-    /// A GPU batch selects 1,024 leaves of 32 playouts under one lock, so a
-    /// node with ten leaves in flight looks 320 playouts worse meanwhile,
-    /// and the batch spreads far wider than a sequential search would. On
-    /// the CPU, one tree with batches of 1,024 leaves of 32 playouts and
-    /// 1.7M playouts (the GPU search's per-tree share of a 1 s move) chose
-    /// B6 after E5 C4 C5 B5 D4 C3 (9x9, komi 7), the position of four of
-    /// the GPU engine's eight losses against GNU Go (eleventh session);
-    /// with a virtual loss of 4, or batches of 16 leaves, it chose C6, as a
-    /// sequential search of 160k playouts does (GNU Go's second choice
-    /// after E2). Not yet measured in matches, so the default stays.
+    /// Why the cap: after E5 C4 C5 B5 D4 C3 (9x9, komi 7), the position of
+    /// four of the GPU engine's eight losses against GNU Go (eleventh
+    /// session), one H200 at 1 s a move chose B6 with 32 losses a leaf, and
+    /// C6 with 1, 4 or 8, as a sequential CPU search of 160k playouts does
+    /// (GNU Go's second choice after E2). A CPU search with the GPU's
+    /// batches of 1,024 leaves of 32 playouts behaved the same, and chose
+    /// C6 with batches of 16 leaves as well.
     pub fn virtual_loss_per_leaf(&self) -> u32 {
-        self.virtual_loss.unwrap_or(self.playouts_per_leaf).max(1)
+        self.virtual_loss
+            .unwrap_or(self.playouts_per_leaf.min(VIRTUAL_LOSS_CAP))
+            .max(1)
     }
 }
 

@@ -30,7 +30,9 @@ mod tests_root;
 #[cfg(test)]
 mod toy;
 
-pub use config::{Limits, SearchConfig, RAVE_EQUIV, RAVE_EQUIV_RANGE};
+pub use config::{
+    Limits, SearchConfig, MAX_VIRTUAL_LOSS, RAVE_EQUIV, RAVE_EQUIV_RANGE, VIRTUAL_LOSS_CAP,
+};
 pub use info::{Candidate, Decision, SearchInfo};
 pub use search::{Report, Search};
 pub use time::{Clock, TimeControl};

@@ -122,6 +122,23 @@ fn visits_add_up_single_threaded() {
 }
 
 #[test]
+fn by_default_a_leaf_in_flight_counts_its_playouts_up_to_the_cap() {
+    let per_leaf = |playouts_per_leaf| {
+        SearchConfig {
+            playouts_per_leaf,
+            ..SearchConfig::default()
+        }
+        .virtual_loss_per_leaf()
+    };
+    // The CPU's one playout a leaf counts once; the GPU's 32 count as the
+    // cap, not as 32 (see VIRTUAL_LOSS_CAP).
+    assert_eq!(per_leaf(1), 1);
+    assert_eq!(per_leaf(3), 3);
+    assert_eq!(per_leaf(VIRTUAL_LOSS_CAP), VIRTUAL_LOSS_CAP);
+    assert_eq!(per_leaf(32), VIRTUAL_LOSS_CAP);
+}
+
+#[test]
 fn a_set_virtual_loss_is_added_and_removed_per_leaf() {
     // 4 playouts a leaf but 1 virtual loss: in flight, a path carries one
     // per leaf (the debug assertion in `update` checks every removal), and
@@ -134,14 +151,6 @@ fn a_set_virtual_loss_is_added_and_removed_per_leaf() {
         ..no_early_stop()
     };
     assert_eq!(config.virtual_loss_per_leaf(), 1);
-    assert_eq!(
-        SearchConfig {
-            playouts_per_leaf: 4,
-            ..SearchConfig::default()
-        }
-        .virtual_loss_per_leaf(),
-        4
-    );
     let mut s = search(config, &TicTacToe::new());
     let info = run(&mut s, playouts(4000));
     assert_eq!(info.playouts, 4000);
