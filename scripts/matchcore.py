@@ -88,8 +88,22 @@ class MatchConfig:
     engines: "tuple[EngineSpec, EngineSpec]"
     engine1_black_in_game1: bool = True
     stderr_dir: "str | None" = None  # save engines' stderr per game here
+    first_game: int = 1  # 1-based number of the first game played (--first-game)
     stop: threading.Event = dataclasses.field(default_factory=threading.Event)
     job_slots: JobSlots = dataclasses.field(default_factory=JobSlots)
+
+    def game_indices(self) -> range:
+        """0-based indices of the games this run plays: a part of a longer
+        match starts at `first_game - 1`, so seeds and colours are that match's."""
+        return range(self.first_game - 1, self.first_game - 1 + self.games)
+
+    def last_game(self) -> int:
+        """1-based number of the last game this run plays."""
+        return self.first_game - 1 + self.games
+
+    def part_text(self) -> str:
+        """", games N-M" for a part of a longer match, else nothing."""
+        return f", games {self.first_game}-{self.last_game()}" if self.first_game > 1 else ""
 
     def colours_of_game(self, index: int) -> "tuple[EngineSpec, EngineSpec]":
         """(black, white) for game `index` (0-based); colours swap every game when alternating."""

@@ -26,7 +26,7 @@ def wilson_interval(score: float, n: int, z: float = Z_95) -> "tuple[float, floa
 def game_line(config: MatchConfig, result: GameResult) -> str:
     names = {spec.key: spec.name for spec in config.engines}
     line = (
-        f"game {result.index + 1}/{config.games}: {names[result.black]} (B) vs {names[result.white]} (W): "
+        f"game {result.index + 1}/{config.last_game()}: {names[result.black]} (B) vs {names[result.white]} (W): "
         f"{result.result} ({result.reason}, {len(result.moves)} moves, {result.seconds:.1f}s)"
     )
     if result.detail:
@@ -77,7 +77,7 @@ def summary_text(config: MatchConfig, results: "list[GameResult]") -> str:
     lines = [
         "",
         f"Match: {config.engines[0].name} vs {config.engines[1].name}: {config.game} {board}, "
-        f"{len(played)} of {config.games} games played, {time_control}",
+        f"{len(played)} of {config.games} games played{config.part_text()}, {time_control}",
         f"{'engine':<28} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6} {'win rate':>8} "
         f"{'95% CI (Wilson)':>17} {'as B':>7} {'as W':>7} {'s/move':>7} "
         f"{'time':>4} {'illegal':>7} {'crash':>5} {'error':>5}",
@@ -111,6 +111,7 @@ def summary_json(config: MatchConfig, results: "list[GameResult]") -> str:
             "size": config.size,
             "komi": config.komi if config.game == "go" else None,
             "games_requested": config.games,
+            "first_game": config.first_game,
             "time_per_move": config.time_per_move,
             "max_moves": config.max_moves,
             "referee": config.referee,

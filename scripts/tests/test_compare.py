@@ -15,15 +15,27 @@ from scriptload import load_script  # noqa: E402
 compare = load_script("compare")
 
 
-def summary(seed, results):
+def summary(seed, results, first_game=1):
     """A match summary in `scripts/match`'s JSON shape: engine 1 is Black in
-    odd games; `results` are the result strings in game order."""
+    odd games; `results` are the result strings in game order, from game
+    `first_game` on (a part of a match, `--first-game`)."""
     games = []
-    for i, result in enumerate(results):
+    for i, result in enumerate(results, start=first_game - 1):
         black, white = (1, 2) if i % 2 == 0 else (2, 1)
         reason = "aborted" if result == "Void" else "score"
         games.append({"game": i + 1, "black": black, "white": white, "result": result, "reason": reason})
-    return {"match": {"seed": seed}, "results": games}
+    return {"match": {"seed": seed, "first_game": first_game}, "results": games}
+
+
+def write_summaries(directory, documents, prefix="match"):
+    """Each document written as match output into its own file; their paths."""
+    paths = []
+    for number, doc in enumerate(documents):
+        path = os.path.join(directory, f"{prefix}-{number}.txt")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("game 1/2: ...\nsome summary text\n" + json.dumps(doc) + "\n")
+        paths.append(path)
+    return paths
 
 
 class CompareTest(unittest.TestCase):
@@ -65,12 +77,7 @@ class CompareTest(unittest.TestCase):
         a = summary(9, ["B+R", "B+R"])
         b = summary(9, ["W+R", "B+R"])
         with tempfile.TemporaryDirectory() as tmp:
-            paths = []
-            for name, doc in (("a.txt", a), ("b.txt", b)):
-                path = os.path.join(tmp, name)
-                with open(path, "w", encoding="utf-8") as handle:
-                    handle.write("game 1/2: ...\nsome summary text\n" + json.dumps(doc) + "\n")
-                paths.append(path)
+            paths = write_summaries(tmp, [a, b])
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
                 self.assertEqual(compare.main(paths), 0)
@@ -80,6 +87,25 @@ class CompareTest(unittest.TestCase):
             open(empty, "w", encoding="utf-8").close()
             with contextlib.redirect_stderr(io.StringIO()):
                 self.assertEqual(compare.main([paths[0], empty]), 2)
+
+    def test_parts_of_a_match_are_joined(self):
+        a = summary(9, ["B+R", "B+R", "W+R", "B+R"])
+        parts = [summary(9, ["W+R", "B+R"]), summary(9, ["W+R", "W+R"], first_game=3)]
+        with tempfile.TemporaryDirectory() as tmp:
+            path_a, *path_b = write_summaries(tmp, [a, *parts])
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(compare.main([path_a, ",".join(path_b)]), 0)
+            report = json.loads(out.getvalue().strip().splitlines()[-1])
+            # Game 1 worse in B, 2 and 3 the same, 4 (engine 1 White) better.
+            self.assertEqual((report["pairs"], report["a_better"], report["b_better"]), (4, 1, 1))
+            # A game in two parts, or parts of different seeds, are not one match.
+            again, other_seed = write_summaries(
+                tmp, [summary(9, ["B+R"], first_game=2), summary(8, ["B+R"], first_game=5)], prefix="bad"
+            )
+            for bad in (again, other_seed):
+                with self.assertRaises(ValueError):
+                    compare.load_parts(",".join([*path_b, bad]))
 
 
 if __name__ == "__main__":

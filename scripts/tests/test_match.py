@@ -138,6 +138,29 @@ class GoMatches(unittest.TestCase):
             ["one-0-3", "one-4-7", "two-0-0-0", "two-1-1-1"],
         )
 
+    def test_a_part_of_a_match_plays_that_matchs_games(self):
+        # Games 3 and 4 of the match with seed 10: engine1's seeds 10+2*2 and
+        # 10+2*3, engine2's one more; engine1 is Black in odd games. (The
+        # name check runs once per engine with seed 1.)
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as sgf_dir:
+            status, output, document = run_match(
+                "--engine1", f"{FAKE_GO} --log {tmp}/one-{{seed}}",
+                "--engine2", f"{FAKE_GO} --log {tmp}/two-{{seed}}",
+                "--games", "2", "--first-game", "3", "--seed", "10", "--size", "5", "--sgf-dir", sgf_dir,
+            )  # fmt: skip
+            self.assertEqual(status, 0, output)
+            self.assertEqual(sorted(os.listdir(tmp)), ["one-1", "one-14", "one-16", "two-1", "two-15", "two-17"])
+            self.assertEqual(sorted(os.listdir(sgf_dir)), ["game-0003.sgf", "game-0004.sgf"])
+        self.assertEqual([(r["game"], r["black"]) for r in document["results"]], [(3, 1), (4, 2)])
+        self.assertEqual(document["match"]["first_game"], 3)
+        self.assertIn("game 4/4:", output)
+        self.assertIn("games 3-4", output)
+
+    def test_a_part_needs_the_matchs_seed(self):
+        status, output, _ = run_match("--engine1", FAKE_GO, "--engine2", FAKE_GO, "--first-game", "3")
+        self.assertEqual(status, 2)
+        self.assertIn("--first-game needs --seed", output)
+
     def test_disagreeing_scores_go_to_the_fallback_scorer(self):
         status, output, document = run_match(
             "--engine1", FAKE_GO, "--engine2", f"{FAKE_GO} --lie final_score", "--games", "1", "--size", "5",
