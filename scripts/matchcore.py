@@ -95,7 +95,7 @@ class MatchConfig:
     def game_indices(self) -> range:
         """0-based indices of the games this run plays: a part of a longer
         match starts at `first_game - 1`, so seeds and colours are that match's."""
-        return range(self.first_game - 1, self.first_game - 1 + self.games)
+        return range(self.first_game - 1, self.last_game())
 
     def last_game(self) -> int:
         """1-based number of the last game this run plays."""

@@ -1,7 +1,8 @@
 //! Priors for tree expansion, michi style: every move starts even, then
 //! captures, ladder captures, atari escapes that no ladder catches, 3x3
-//! patterns and closeness to the last move add virtual wins; self-atari and early first/second-line moves in empty
-//! areas add virtual losses. Values are from the mover's point of view.
+//! patterns and closeness to the last move add virtual wins; self-atari
+//! and early first/second-line moves in empty areas add virtual losses.
+//! Values are from the mover's point of view.
 
 use super::ladder::LadderReader;
 use super::patterns;
