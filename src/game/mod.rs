@@ -66,6 +66,22 @@ impl Outcome {
     }
 }
 
+/// What playouts from one position said about each place: per dense move
+/// index ([`Game::move_index`]), the sum over the playouts of +1 when Black
+/// ended up owning the place and -1 when White did. The search gathers it;
+/// a rule that needs a referee's judgement (which Go stones are dead) reads
+/// it. Missing entries read as 0: nothing known.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OwnershipSums<'a>(pub &'a [f64]);
+
+impl OwnershipSums<'_> {
+    /// The sum at dense index `i` (Black's point of view).
+    #[inline]
+    pub fn at(&self, i: usize) -> f64 {
+        self.0.get(i).copied().unwrap_or(0.0)
+    }
+}
+
 /// Why a move was rejected. Carries the rejected move (shakmaty-style) so
 /// callers can report it without keeping their own copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -121,6 +137,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// `Some` once the game is over (Go: two consecutive passes, scored by
     /// area with komi; Havannah: a win or a full board).
     fn outcome(&self) -> Option<Outcome>;
+
+    /// [`outcome`](Self::outcome) as a referee who judges the final
+    /// position would call it, with `owners` telling live stones from dead
+    /// ones. Go: the area count after taking off every string whose points
+    /// the opponent owned in more of the playouts than its own colour did
+    /// (what GNU Go, GoGui and Sabaki do by hand or by analysis); the plain
+    /// outcome counts every stone alive, which rewards a lost stone left in
+    /// the opponent's area. Games without dead stones keep the default.
+    fn judged_outcome(&self, owners: OwnershipSums<'_>) -> Option<Outcome> {
+        let _ = owners;
+        self.outcome()
+    }
 
     /// Zobrist hash of the position, including the side to move.
     fn hash(&self) -> u64;

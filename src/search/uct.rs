@@ -8,7 +8,7 @@
 
 use super::config::SearchConfig;
 use super::tree::{Node, NodeId, Tree, NO_AMAF};
-use crate::game::{Color, Game, Outcome};
+use crate::game::{Color, Game, Outcome, OwnershipSums};
 use crate::sim::{AmafCount, Prior, Simulator};
 
 /// One descent: the nodes from the root to the leaf and the side to move at
@@ -216,8 +216,13 @@ pub(super) fn descend<G: Game>(
         let seen = node.visits + node.virtual_loss as u64;
         if !node.expanded {
             // Terminal nodes are never expanded, so only leaves need this.
+            // They are scored as a referee would, with the stones that the
+            // root's playouts lose so far taken off (Go): otherwise a dead
+            // stone left in the opponent's area, then two passes, would
+            // look like a win.
             if !at_root {
-                if let Some(outcome) = pos.outcome() {
+                let owners = OwnershipSums(&tree.totals.ownership);
+                if let Some(outcome) = pos.judged_outcome(owners) {
                     tree.node_mut(id).virtual_loss += virtual_loss;
                     return Some(outcome);
                 }

@@ -3,7 +3,7 @@
 use super::board::stone;
 use super::zobrist::{KEYS, WHITE_TO_MOVE};
 use super::{Move, Point, Position};
-use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome};
+use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome, OwnershipSums};
 
 impl Game for Position {
     type Move = Move;
@@ -61,14 +61,16 @@ impl Game for Position {
         if self.passes < 2 {
             return None;
         }
-        let score = self.area_score();
-        Some(if score > 0.0 {
-            Outcome::Win(Color::Black)
-        } else if score < 0.0 {
-            Outcome::Win(Color::White)
-        } else {
-            Outcome::Draw
-        })
+        Some(outcome_of(self.area_score()))
+    }
+
+    /// After two consecutive passes: the sign of the area score with komi,
+    /// dead strings taken off ([`Position::area_score_judged`]).
+    fn judged_outcome(&self, owners: OwnershipSums<'_>) -> Option<Outcome> {
+        if self.passes < 2 {
+            return None;
+        }
+        Some(outcome_of(self.area_score_judged(owners)))
     }
 
     /// Stones, side to move and the simple-ko point.
@@ -99,5 +101,16 @@ impl Game for Position {
 
     fn pass_move(&self) -> Option<Move> {
         Some(Move::Pass)
+    }
+}
+
+/// Who wins by a final score (Black minus White, komi included).
+fn outcome_of(score: f32) -> Outcome {
+    if score > 0.0 {
+        Outcome::Win(Color::Black)
+    } else if score < 0.0 {
+        Outcome::Win(Color::White)
+    } else {
+        Outcome::Draw
     }
 }

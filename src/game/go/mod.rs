@@ -22,6 +22,8 @@ mod zobrist;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_judged;
+#[cfg(test)]
 mod tests_props;
 
 pub use display::column_letter;

@@ -167,4 +167,38 @@ impl super::Position {
         }
         score as f32 - self.komi()
     }
+
+    /// Area score (as [`area_score_without`](Self::area_score_without))
+    /// after taking off every string that `owners` gives to the opponent:
+    /// summed over the string's stones, its own colour owned their points
+    /// in fewer playouts than the opponent did. A whole string lives or
+    /// dies together, so a stone the playouts sometimes capture alone does
+    /// not split it. With no ownership known nothing is dead and this is
+    /// the Tromp-Taylor [`area_score`](super::Position::area_score).
+    pub fn area_score_judged(&self, owners: crate::game::OwnershipSums<'_>) -> f32 {
+        // Per string (indexed by its head), the ownership its own colour got.
+        let mut kept = [0f64; MAX_CELLS];
+        let stone_share = |p: usize| match self.board.cell(p) {
+            BLACK => Some(owners.at(self.board.dense_index(p))),
+            WHITE => Some(-owners.at(self.board.dense_index(p))),
+            _ => None,
+        };
+        for p in self.board.points() {
+            if let Some(share) = stone_share(p) {
+                kept[self.board.head[p] as usize] += share;
+            }
+        }
+        let is_dead =
+            |p: usize| stone_share(p).is_some() && kept[self.board.head[p] as usize] < 0.0;
+        // The search scores every visit to a finished position this way:
+        // skip the allocations when nothing is dead, the usual case.
+        if !self.board.points().any(is_dead) {
+            return self.area_score();
+        }
+        let mut dead = vec![false; self.size() * self.size()];
+        for p in self.board.points().filter(|&p| is_dead(p)) {
+            dead[self.board.dense_index(p)] = true;
+        }
+        self.area_score_without(&dead)
+    }
 }

@@ -7,7 +7,7 @@ const B: Color = Color::Black;
 const W: Color = Color::White;
 
 /// Point of a GTP vertex such as "D4" (no I column).
-fn at(pos: &Position, vertex: &str) -> Point {
+pub(super) fn at(pos: &Position, vertex: &str) -> Point {
     let letter = vertex.as_bytes()[0].to_ascii_uppercase();
     let col = (letter - b'A') as usize - (letter > b'I') as usize;
     let row: usize = vertex[1..].parse().unwrap();
@@ -27,7 +27,7 @@ fn setup(pos: &mut Position, color: Color, vertices: &str) {
 }
 
 /// A position from rows given top row first: `X` black, `O` white.
-fn diagram(rows: &[&str], komi: f32) -> Position {
+pub(super) fn diagram(rows: &[&str], komi: f32) -> Position {
     let size = rows.len();
     let mut pos = Position::new(size, komi).unwrap();
     for (i, line) in rows.iter().enumerate() {
