@@ -61,6 +61,16 @@ impl<G: Game> Thinker<G> {
         self.reconfigure(|config| config.rave_equiv = rave_equiv);
     }
 
+    /// Whether the tree scores two passes with dead strings taken off
+    /// ([`SearchConfig::judge_two_passes`](crate::search::SearchConfig)).
+    /// Changes nothing when already so: a new configuration restarts the
+    /// batch sizing.
+    pub fn set_judge_two_passes(&mut self, on: bool) {
+        if self.config.judge_two_passes != on {
+            self.reconfigure(|config| config.judge_two_passes = on);
+        }
+    }
+
     /// Changes the search settings, and the kept search's with them.
     fn reconfigure(&mut self, change: impl FnOnce(&mut crate::search::SearchConfig)) {
         change(&mut self.config);

@@ -152,6 +152,12 @@ pub struct SearchConfig {
     /// Stop early once the most visited move cannot be overtaken within the
     /// playout or time limit.
     pub early_stop: bool,
+    /// Score a game that the tree ends with two passes as a referee would,
+    /// with the strings the root's playouts lose taken off
+    /// ([`Game::judged_outcome`](crate::game::Game::judged_outcome)); when
+    /// false, by the plain outcome (Go: Tromp-Taylor, every stone alive),
+    /// for a phase where the board is counted as it stands (KGS's cleanup).
+    pub judge_two_passes: bool,
 }
 
 impl SearchConfig {
@@ -197,6 +203,7 @@ impl Default for SearchConfig {
             first_play_urgency: FIRST_PLAY_URGENCY,
             prior_even_visits: PRIOR_EVEN_VISITS,
             early_stop: true,
+            judge_two_passes: true,
         }
     }
 }

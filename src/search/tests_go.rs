@@ -53,3 +53,22 @@ fn two_passes_are_scored_with_the_stones_the_playouts_lose_taken_off() {
     let pass = pass.expect("pass was searched");
     assert!(pass.winrate > 0.9, "pass: {pass:?}");
 }
+
+#[test]
+fn without_judging_two_passes_are_tromp_taylor() {
+    // KGS's cleanup phase counts the board as it stands: B4 stays, A-B is
+    // dame, and Black's pass loses.
+    let pos = dead_stone_left_in();
+    let config = SearchConfig {
+        judge_two_passes: false,
+        ..SearchConfig::default()
+    };
+    let mut s = search(config, &pos);
+    let info = s.run(
+        &playouts(5000),
+        &std::sync::atomic::AtomicBool::new(false),
+        None,
+    );
+    let pass = info.candidates.iter().find(|c| c.mv == Move::Pass);
+    assert!(pass.is_none_or(|c| c.winrate == 0.0), "pass: {pass:?}");
+}

@@ -219,9 +219,12 @@ pub(super) fn descend<G: Game>(
             // They are scored as a referee would, with the stones that the
             // root's playouts lose so far taken off (Go): otherwise a dead
             // stone left in the opponent's area, then two passes, would
-            // look like a win.
+            // look like a win. Knowing nothing is the plain outcome.
             if !at_root {
-                let owners = OwnershipSums(&tree.totals.ownership);
+                let owners = match cfg.judge_two_passes {
+                    true => OwnershipSums(&tree.totals.ownership),
+                    false => OwnershipSums::default(),
+                };
                 if let Some(outcome) = pos.judged_outcome(owners) {
                     tree.node_mut(id).virtual_loss += virtual_loss;
                     return Some(outcome);

@@ -28,6 +28,9 @@ impl GoSession {
         let Some((pos, stream)) = self.open_stream(id, request, conn, OnInput::Stop) else {
             return Reply::Streamed;
         };
+        // Analysis shows what a referee would score (cleanup may have
+        // switched that off for the moves it played).
+        self.thinker.set_judge_two_passes(true);
         // No limit: the stream ends when the controller sends anything.
         if let Some(thought) = self
             .thinker

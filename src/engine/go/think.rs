@@ -73,6 +73,9 @@ impl GoSession {
         let mut pos = self.pos.clone();
         pos.set_to_move(color);
         let limits = self.limits(color);
+        // In KGS's cleanup phase the server counts the board as it stands:
+        // a dead stone left on it counts, so the tree must not take it off.
+        self.thinker.set_judge_two_passes(mode != Mode::Cleanup);
         let stream = stream.or_else(|| self.live_gfx_stream(&pos));
         let started = Instant::now();
         let Some(Thought { info, decision }) = self.thinker.think(pos, limits, conn, stream).await
