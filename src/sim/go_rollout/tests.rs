@@ -297,6 +297,38 @@ fn priors_prefer_the_third_line_in_an_empty_corner() {
     assert_eq!(rate[3], 0.5);
 }
 
+#[test]
+fn priors_doubt_a_pass_while_the_board_is_open() {
+    let rate = |p: &Prior| p.wins / p.visits;
+    let pass_prior = |pos: &Position| {
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let mut out = Vec::new();
+        pos.priors(&moves, &mut out);
+        assert_eq!(moves.last(), Some(&Move::Pass));
+        (
+            rate(out.last().unwrap()),
+            out[..out.len() - 1].iter().map(rate).fold(1.0, f32::min),
+        )
+    };
+    // An empty board: passing is worse than any move.
+    let mut pos = Position::new(19, 7.5).unwrap();
+    let (pass, worst_move) = pass_prior(&pos);
+    assert!(pass < worst_move, "pass {pass}, worst move {worst_move}");
+    // After the opponent's pass the game may be over: even again.
+    pos.play_as(W, Move::Pass).unwrap();
+    assert_eq!(pass_prior(&pos).0, 0.5);
+    // More than half the board filled (Black rows 1-3, White rows 5-6):
+    // even again.
+    let mut pos = Position::new(9, 7.5).unwrap();
+    for row in [1, 2, 3, 5, 6] {
+        let vertices: Vec<String> = "ABCDEFGHJ".chars().map(|c| format!("{c}{row}")).collect();
+        place(&mut pos, if row < 4 { B } else { W }, &vertices.join(" "));
+    }
+    pos.set_to_move(B);
+    assert_eq!(pass_prior(&pos).0, 0.5);
+}
+
 // ---- The weighted policies (weights.rs) ----
 
 fn weight_at(pos: &Position, color: Color, vertex: &str, m2: bool) -> u32 {
