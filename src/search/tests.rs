@@ -23,7 +23,7 @@ pub(super) fn playouts(n: u64) -> Limits {
     }
 }
 
-fn run<G: Game>(s: &mut Search<G>, limits: Limits) -> SearchInfo<G::Move> {
+pub(super) fn run<G: Game>(s: &mut Search<G>, limits: Limits) -> SearchInfo<G::Move> {
     s.run(&limits, &AtomicBool::new(false), None)
 }
 

@@ -1,7 +1,8 @@
 //! The search on real Go positions, where the rules' own scoring matters.
 
-use super::tests::{playouts, search};
+use super::tests::{playouts, run, search};
 use super::*;
+use crate::game::go::tests_judged::lone_stone;
 use crate::game::go::{Move, Position};
 use crate::game::{Color, Game};
 
@@ -10,22 +11,7 @@ use crate::game::{Color, Game};
 /// Tromp-Taylor, with every stone alive, makes A-B dame and White wins by
 /// 6; a referee takes B4 off and Black wins by 5.
 fn dead_stone_left_in() -> Position {
-    let mut pos = Position::new(5, 0.0).unwrap();
-    let stones = [
-        (Color::Black, ["C1", "C2", "C3", "C4", "C5"].as_slice()),
-        (
-            Color::White,
-            ["D1", "D2", "D3", "D4", "D5", "B4"].as_slice(),
-        ),
-    ];
-    for (color, vertices) in stones {
-        for v in vertices {
-            let col = (v.as_bytes()[0] - b'A') as usize;
-            let row = v[1..].parse::<usize>().unwrap() - 1;
-            pos.place_setup_stone(color, pos.point(col, row).unwrap())
-                .unwrap();
-        }
-    }
+    let mut pos = lone_stone();
     pos.play_as(Color::White, Move::Pass).unwrap();
     pos
 }
@@ -35,11 +21,7 @@ fn two_passes_are_scored_with_the_stones_the_playouts_lose_taken_off() {
     let pos = dead_stone_left_in();
     assert_eq!(pos.to_move(), Color::Black);
     let mut s = search(SearchConfig::default(), &pos);
-    let info = s.run(
-        &playouts(5000),
-        &std::sync::atomic::AtomicBool::new(false),
-        None,
-    );
+    let info = run(&mut s, playouts(5000));
     // The playouts capture B4 (Black owns its point in most of them)...
     let b4 = pos.move_index(Move::Play(pos.point(1, 3).unwrap()));
     assert!(
@@ -64,11 +46,7 @@ fn without_judging_two_passes_are_tromp_taylor() {
         ..SearchConfig::default()
     };
     let mut s = search(config, &pos);
-    let info = s.run(
-        &playouts(5000),
-        &std::sync::atomic::AtomicBool::new(false),
-        None,
-    );
+    let info = run(&mut s, playouts(5000));
     let pass = info.candidates.iter().find(|c| c.mv == Move::Pass);
     assert!(pass.is_none_or(|c| c.winrate == 0.0), "pass: {pass:?}");
 }

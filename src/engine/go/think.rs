@@ -173,17 +173,12 @@ fn pass_ends_won(pos: &Position, color: Color, ownership: &[f32]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::go::tests::diagram;
 
     /// 5x5: Black's wall on C, White's on D; Black to move after White's
     /// pass. Black has 15 points, White 10.
     fn walls(komi: f32) -> Position {
-        let mut pos = Position::new(5, komi).unwrap();
-        for row in 0..5 {
-            pos.place_setup_stone(Color::Black, pos.point(2, row).unwrap())
-                .unwrap();
-            pos.place_setup_stone(Color::White, pos.point(3, row).unwrap())
-                .unwrap();
-        }
+        let mut pos = diagram(&[". . X O ."; 5], komi);
         pos.play_as(Color::White, Move::Pass).unwrap();
         pos
     }

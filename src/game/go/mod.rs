@@ -19,10 +19,11 @@ mod score;
 pub mod sgf;
 mod zobrist;
 
+// Test positions are shared with the search's and the engine's tests.
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 #[cfg(test)]
-mod tests_judged;
+pub(crate) mod tests_judged;
 #[cfg(test)]
 mod tests_props;
 

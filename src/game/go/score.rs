@@ -188,16 +188,19 @@ impl super::Position {
                 kept[self.board.head[p] as usize] += share;
             }
         }
-        let is_dead =
-            |p: usize| stone_share(p).is_some() && kept[self.board.head[p] as usize] < 0.0;
-        // The search scores every visit to a finished position this way:
-        // skip the allocations when nothing is dead, the usual case.
-        if !self.board.points().any(is_dead) {
-            return self.area_score();
+        // Dense indices are below MAX_CELLS (the padded layout's size).
+        let mut dead = [false; MAX_CELLS];
+        let mut any_dead = false;
+        for p in self.board.points() {
+            if stone_share(p).is_some() && kept[self.board.head[p] as usize] < 0.0 {
+                dead[self.board.dense_index(p)] = true;
+                any_dead = true;
+            }
         }
-        let mut dead = vec![false; self.size() * self.size()];
-        for p in self.board.points().filter(|&p| is_dead(p)) {
-            dead[self.board.dense_index(p)] = true;
+        // The search scores every visit to a finished position this way:
+        // when nothing is dead (the usual case) the plain count is faster.
+        if !any_dead {
+            return self.area_score();
         }
         self.area_score_without(&dead)
     }

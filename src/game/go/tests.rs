@@ -27,7 +27,7 @@ fn setup(pos: &mut Position, color: Color, vertices: &str) {
 }
 
 /// A position from rows given top row first: `X` black, `O` white.
-pub(super) fn diagram(rows: &[&str], komi: f32) -> Position {
+pub(crate) fn diagram(rows: &[&str], komi: f32) -> Position {
     let size = rows.len();
     let mut pos = Position::new(size, komi).unwrap();
     for (i, line) in rows.iter().enumerate() {

@@ -7,7 +7,7 @@ use crate::game::{Color, Game, Outcome, OwnershipSums};
 
 /// Black's wall on C, White's on D, and a lone White stone on B4 inside
 /// Black's side. Tromp-Taylor counts A-B as dame (the region touches B4).
-fn lone_stone() -> Position {
+pub(crate) fn lone_stone() -> Position {
     diagram(
         &[
             ". . X O .", //
