@@ -177,19 +177,6 @@ template <class T> T __shfl_up_sync(unsigned, T v, int d) {
 template <class T> T __shfl_down_sync(unsigned, T v, int d) {
     return fiber::shuffle(v, [d](unsigned lane) { return (int)(lane + d); });
 }
-// The width forms: lanes exchange within segments of `width` lanes.
-template <class T> T __shfl_up_sync(unsigned, T v, int d, int width) {
-    return fiber::shuffle(v, [d, width](unsigned lane) {
-        const unsigned segment = lane & ~(unsigned)(width - 1);
-        return lane >= segment + (unsigned)d ? (int)(lane - d) : -1;
-    });
-}
-template <class T> T __shfl_down_sync(unsigned, T v, int d, int width) {
-    return fiber::shuffle(v, [d, width](unsigned lane) {
-        const unsigned segment = lane & ~(unsigned)(width - 1);
-        return lane + d < segment + (unsigned)width ? (int)(lane + d) : -1;
-    });
-}
 template <class T> T __shfl_sync(unsigned, T v, int src) {
     return fiber::shuffle(v, [src](unsigned) { return src & 31; });
 }
@@ -207,8 +194,6 @@ static inline unsigned __ballot_sync(unsigned, bool p) {
 static inline int __any_sync(unsigned m, bool p) { return __ballot_sync(m, p) != 0; }
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline int __ffs(int x) { return __builtin_ffs(x); }
-static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned sh) { sh &= 31; return sh ? (hi << sh) | (lo >> (32 - sh)) : hi; }
-static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned sh) { sh &= 31; return sh ? (lo >> sh) | (hi << (32 - sh)) : lo; }
 // One fiber runs at a time: plain read-modify-writes are atomic.
 template <class T, class U> T atomicAdd(T* p, U v) { T o = *p; *p = (T)(o + (T)v); return o; }
 static inline unsigned atomicMin(unsigned* p, unsigned v) { unsigned o = *p; *p = std::min(o, v); return o; }
