@@ -23,14 +23,43 @@
 // Threads per block of the playout kernel (the host's PLAYOUT_BLOCK).
 #define GB_BLOCK 128
 
-// Steps along strings that `sure_suicides` takes in the light and pattern
-// kernels (see there; go_rows.cu computes the 0-step set). H200, 256
-// leaves x 2048 light playouts, 9x9 / 13x13 / 19x19: 0 steps 102 / 27.0 /
-// 6.4 M, 4 steps 123-127 / 34.3-34.9 / 7.6 M; 6 steps no better, 8 and
-// 12 slower (kernels/NOTES.md, "Certain suicides along strings").
+// Steps along strings that `sure_suicides` takes in the pattern kernel
+// (see there; go_rows.cu computes the 0-step set; the light kernel's are
+// in GbLight). H200, 256 leaves x 2048 light playouts, 9x9 / 13x13 /
+// 19x19: 0 steps 102 / 27.0 / 6.4 M, 4 steps 123-127 / 34.3-34.9 / 7.6 M;
+// 6 steps no better, 8 and 12 slower (kernels/NOTES.md, "Certain suicides
+// along strings").
 #ifndef GB_SURE_STEPS
 #define GB_SURE_STEPS 4
 #endif
+
+// The light kernel's settings per board size, each measured against the
+// others on an H100 with kernels/devbench (256 leaves x 2048 playouts,
+// kernels/NOTES.md "Growth settings per size"):
+//   near        the `near_liberty` steps `try_play` takes before growing;
+//   sure_steps  the steps of `sure_suicides`;
+//   grow2       `grow` takes two steps between tests;
+//   merged      one growth loop for the capture tests and the suicide test.
+// All of them change how much work a move costs, none which moves are
+// played, except sure_steps, which changes how many draws are rejected
+// and so the random stream (never the distribution).
+template <int N>
+struct GbLight;
+template <>
+struct GbLight<9> {
+    static constexpr int near = 1, sure_steps = 4;
+    static constexpr bool grow2 = true, merged = false;
+};
+template <>
+struct GbLight<13> {
+    static constexpr int near = 1, sure_steps = 5;
+    static constexpr bool grow2 = true, merged = false;
+};
+template <>
+struct GbLight<19> {
+    static constexpr int near = 0, sure_steps = 5;
+    static constexpr bool grow2 = false, merged = true;
+};
 
 // Counting hooks for the CPU warp model (hostcheck/go_warp_model.cpp),
 // which defines them; empty in the kernels.
@@ -129,8 +158,29 @@ struct GbBoard {
 
     // Grows `s` (stones of the set `color`) until it touches `empty`
     // (returns true: the string has a liberty) or stops growing (false;
-    // `s` is then the whole string).
+    // `s` is then the whole string). TWO: two neighbour steps between
+    // tests (the second step's neighbours include the first's), which
+    // saves two tests every two steps and may grow one step past the
+    // first liberty; the answer is the same.
+    template <bool TWO = false>
     __device__ __forceinline__ static bool grow(Bits<W>& s, const Bits<W>& color, const Bits<W>& empty) {
+        if (TWO) {
+            for (;;) {
+                GB_COUNT_GROW();
+                const Bits<W> g = (nbrs<N>(s) & color) | s;
+                const Bits<W> d = nbrs<N>(g);
+                if (any(d & empty)) {
+                    s = g;
+                    return true;
+                }
+                const Bits<W> h = (d & color) | g;
+                if (same(h, g)) {
+                    s = g;
+                    return false;
+                }
+                s = h;
+            }
+        }
         for (;;) {
             GB_COUNT_GROW();
             Bits<W> d = nbrs<N>(s);
@@ -164,27 +214,56 @@ struct GbBoard {
     // along its string (`near_liberty`, the same work on every lane), and
     // only strings none of whose stones next to `at` is marked are grown.
     // H200, 256 leaves x 2048 light playouts, 9x9: NEAR 0 / 1 / 2 / 4 gave
-    // 96.8 / 103.3 / 101.4 / 97.6 M playouts/s (two runs each); at 512
-    // playouts a leaf, 1 was also best on 19x19 (5.75 M against 5.24 M
-    // with 0) and tied with 2 on 13x13. The pattern kernel, which rejects
-    // self-atari and so meets fewer big dead strings, was 1.5-3% slower
-    // with 1, so it keeps 0.
-    template <int NEAR = 1>
+    // 96.8 / 103.3 / 101.4 / 97.6 M playouts/s (two runs each). The pattern
+    // kernel, which rejects self-atari and so meets fewer big dead
+    // strings, was 1.5-3% slower with 1, so it keeps 0. On 19x19, since
+    // the certain suicides took 4 steps, 0 is faster (GbLight).
+    //
+    // MERGED: the capture tests and the suicide test share one growth loop
+    // (the suicide test is then prepared before the captures are known,
+    // and skipped after one). Lanes growing either kind of string step
+    // together instead of one kind waiting for the other. GROW2: `grow`'s
+    // two-step form.
+    template <int NEAR = 1, bool MERGED = false, bool GROW2 = false>
     __device__ __forceinline__ bool try_play(const Bits<W>& at) {
         const Bits<W> mine = own | at;
         const Bits<W> empty = andnot(go_masks<N>().all, mine | opp);
         const Bits<W> nb = nbrs<N>(at);
         Bits<W> taken = none<W>();
-        Bits<W> foes = nb & opp;
-        if (any(foes)) {
-            // A neighbouring stone next to an empty point keeps its string
-            // alive; only the others need their strings grown.
-            Bits<W> danger = andnot(foes, nbrs<N>(empty));
+        // A neighbouring stone next to an empty point keeps its string
+        // alive; only the others need their strings grown.
+        Bits<W> danger = nb & opp;
+        if (any(danger)) {
+            danger = andnot(danger, nbrs<N>(empty));
             if (NEAR > 0 && any(danger)) danger = andnot(danger, near_liberty<NEAR>(opp, empty));
+        }
+        if (MERGED) {
+            bool own_test = !any(nb & empty) && (NEAR == 0 || !any(nb & near_liberty<NEAR>(mine, empty)));
+            for (;;) {
+                Bits<W> s, color;
+                if (any(danger)) {
+                    s = lowest_set(danger);
+                    color = opp;
+                } else if (own_test && !any(taken)) {
+                    s = at;
+                    color = mine;
+                } else {
+                    break;
+                }
+                GB_COUNT_CAPTURE_TEST();
+                const bool lives = grow<GROW2>(s, color, empty);
+                if (!any(danger)) {
+                    if (!lives) return false;  // suicide
+                    break;
+                }
+                if (!lives) taken |= s;
+                danger = andnot(danger, s);
+            }
+        } else {
             while (any(danger)) {
                 GB_COUNT_CAPTURE_TEST();
                 Bits<W> s = lowest_set(danger);
-                if (!grow(s, opp, empty)) taken |= s;
+                if (!grow<GROW2>(s, opp, empty)) taken |= s;
                 danger = andnot(danger, s);
             }
         }
@@ -199,9 +278,9 @@ struct GbBoard {
             if (n == 1 && lone && popc(nb & this->empty()) == 1) ko = select_bit(taken, 0);
             return true;
         }
-        if (!any(nb & empty) && (NEAR == 0 || !any(nb & near_liberty<NEAR>(mine, empty)))) {
+        if (!MERGED && !any(nb & empty) && (NEAR == 0 || !any(nb & near_liberty<NEAR>(mine, empty)))) {
             Bits<W> s = at;
-            if (!grow(s, mine, empty)) return false;  // suicide
+            if (!grow<GROW2>(s, mine, empty)) return false;  // suicide
         }
         own = mine;
         ko = -1;
@@ -232,11 +311,11 @@ struct GbBoard {
 // The points a random move is drawn from: empty points that are not the
 // mover's eye, not ko and not certain suicide (both bitboard kernels and
 // the warp model).
-template <int N>
+template <int N, int STEPS = GB_SURE_STEPS>
 __device__ __forceinline__ Bits<GoGeo<N>::W> gb_candidates(const GbBoard<N>& b) {
     typedef Bits<GoGeo<N>::W> B;
     const B empty = b.empty();
-    B cand = andnot(andnot(empty, b.eyes()), b.template sure_suicides<GB_SURE_STEPS>(empty));
+    B cand = andnot(andnot(empty, b.eyes()), b.template sure_suicides<STEPS>(empty));
     if (b.ko >= 0) cand = andnot(cand, onehot<GoGeo<N>::W>(b.ko));
     return cand;
 }
@@ -363,6 +442,7 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
                                  u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
     typedef GoGeo<N> G;
     typedef Bits<G::W> B;
+    typedef GbLight<N> L;
     __shared__ SharedStats head;
     __shared__ u32 tables[5 * G::P];
     const u32 leaf = blockIdx.y;
@@ -398,14 +478,14 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
         while (__any_sync(0xFFFFFFFFu, !done)) {
             if (done) continue;
             if (fresh) {
-                cand = gb_candidates<N>(b);
+                cand = gb_candidates<N, L::sure_steps>(b);
                 n = popc(cand);
                 fresh = false;
             }
             if (n > 0) {
                 int p = select_bit(cand, (int)rng.below((u32)n));
                 B at = onehot<G::W>(p);
-                if (!b.try_play(at)) {
+                if (!b.template try_play<L::near, L::merged, L::grow2>(at)) {
                     cand = andnot(cand, at);
                     --n;
                     continue;

@@ -3,14 +3,31 @@
 // to the project's rules: random sequences (mostly legal moves drawn with
 // the bitboard's own try_play, some passes, some arbitrary points that may
 // be illegal) replayed by both replay functions must give the same final
-// boards, captures, scores and first illegal move; and every point
-// `sure_suicides` removes from the draw must be refused by try_play.
+// boards, captures, scores and first illegal move; every point
+// `sure_suicides` removes from the draw must be refused by try_play; and
+// on every empty point of every position, try_play's other forms (NEAR
+// 0 and 2, MERGED, GROW2: the light kernel's per-size settings, GbLight,
+// and their neighbours) must answer and play exactly as the replay's.
 // Built and run by run.sh.
 #include "go_shim.h"
 #include "go_src.inc"
 #include "go_sequences.h"
 
-static long sure_total = 0;
+static long sure_total = 0, forms_total = 0;
+
+// try_play<NEAR, MERGED, GROW2> on a copy of `b` must do what `want` did.
+template <int NEAR, bool MERGED, bool GROW2, int N>
+void same_play(const GbBoard<N>& b, const Bits<GoGeo<N>::W>& at, bool ok, const GbBoard<N>& want, int p) {
+    GbBoard<N> c = b;
+    bool r = c.template try_play<NEAR, MERGED, GROW2>(at);
+    if (r != ok || !same(c.own, want.own) || !same(c.opp, want.opp) || c.ko != want.ko ||
+        c.captured_black != want.captured_black || c.captured_white != want.captured_white) {
+        printf("N=%d: try_play<%d, %d, %d> at %d differs from try_play<1, 0, 0>\n", N, NEAR, MERGED, GROW2, p);
+        exit(1);
+    }
+    forms_total++;
+}
+
 template <int N>
 void run(int seqs, unsigned seed) {
     const int P = N * N, M = 3 * P;
@@ -26,6 +43,20 @@ void run(int seqs, unsigned seed) {
             GbBoard<N> c = b;
             sure_total++;
             if (c.try_play(at)) { printf("N=%d: sure suicide %d is legal!\n", N, p); exit(1); }
+        }
+        const auto empty = b.empty();
+        for (int p = 0; p < N * N; ++p) {
+            int bi = GoGeo<N>::bit_of(p);
+            auto at = onehot<GoGeo<N>::W>(bi);
+            if (!any(at & empty) || bi == b.ko) continue;
+            GbBoard<N> want = b;
+            bool ok = want.try_play(at);
+            same_play<0, false, false>(b, at, ok, want, p);
+            same_play<0, true, false>(b, at, ok, want, p);
+            same_play<0, true, true>(b, at, ok, want, p);
+            same_play<1, true, false>(b, at, ok, want, p);
+            same_play<1, false, true>(b, at, ok, want, p);
+            same_play<2, true, true>(b, at, ok, want, p);
         }
     });
     std::vector<u8> b1(seqs * P), b2(seqs * P);
@@ -44,7 +75,7 @@ void run(int seqs, unsigned seed) {
     }
     if (bad) exit(1);
     long caps = 0; for (int s = 0; s < seqs; ++s) caps += r1[s*4+1] + r1[s*4+2];
-    printf("sure suicides checked so far: %ld\n", sure_total);
+    printf("sure suicides checked so far: %ld; try_play forms agreeing on %ld plays\n", sure_total, forms_total);
     printf("N=%d: %d sequences, %d differ, %d end in an illegal move, %ld stones captured\n", N, seqs, bad, errs, caps);
 }
 int main(int argc, char** argv) {

@@ -43,7 +43,7 @@ void run(int warps) {
                 act++;
                 if (x.fresh) {
                     any_fresh = true;
-                    x.cand = gb_candidates<N>(x.b);
+                    x.cand = gb_candidates<N, GbLight<N>::sure_steps>(x.b);
                     x.n = popc(x.cand);
                     x.fresh = false;
                 }
@@ -51,7 +51,7 @@ void run(int warps) {
                     gb_grow_steps = gb_capture_tests = 0;
                     int p = select_bit(x.cand, (int)x.rng.below((u32)x.n));
                     B at = onehot<G::W>(p);
-                    bool ok = x.b.try_play(at);
+                    bool ok = x.b.template try_play<GbLight<N>::near, GbLight<N>::merged, GbLight<N>::grow2>(at);
                     gmax = std::max(gmax, gb_grow_steps);
                     tmax = std::max(tmax, gb_capture_tests);
                     grow_sum += gb_grow_steps;
