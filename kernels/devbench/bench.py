@@ -8,7 +8,8 @@ named kernel and prints playouts a second and a digest of the statistics.
 A variant that only changes how the same playouts are computed must print
 the same digest as the kernel it replaces (playouts depend only on seed,
 leaf and playout index). --dump writes each leaf's playouts and half wins,
-for comparing variants that draw moves differently (compare.py).
+one line a leaf, for comparing variants that draw moves differently (their
+digests differ; their win rates must agree within the playouts' noise).
 
   bench.py MODULE KERNEL [--size 19] [--leaves 256] [--playouts 2048]
            [--reps 3] [--block 128] [--blocks-per-leaf 0 (whole waves)]
