@@ -39,26 +39,29 @@
 //   near        the `near_liberty` steps `try_play` takes before growing;
 //   sure_steps  the steps of `sure_suicides`;
 //   grow2       `grow` takes two steps between tests;
-//   merged      one growth loop for the capture tests and the suicide test.
-// All of them change how much work a move costs, none which moves are
-// played, except sure_steps, which changes how many draws are rejected
-// and so the random stream (never the distribution).
+//   merged      one growth loop for the capture tests and the suicide test;
+//   atari       play with go_bits_atari.cu's board instead, which keeps the
+//               strings in atari and so draws from the exact legal moves
+//               (the other settings then do not apply).
+// None of them changes the distribution of the playouts; near, grow2 and
+// merged do not change the playouts either, sure_steps and atari change
+// the random stream (fewer rejected draws, none with atari).
 template <int N>
 struct GbLight;
 template <>
 struct GbLight<9> {
     static constexpr int near = 1, sure_steps = 4;
-    static constexpr bool grow2 = true, merged = false;
+    static constexpr bool grow2 = true, merged = false, atari = false;
 };
 template <>
 struct GbLight<13> {
     static constexpr int near = 1, sure_steps = 5;
-    static constexpr bool grow2 = true, merged = false;
+    static constexpr bool grow2 = true, merged = false, atari = false;
 };
 template <>
 struct GbLight<19> {
     static constexpr int near = 0, sure_steps = 5;
-    static constexpr bool grow2 = false, merged = true;
+    static constexpr bool grow2 = false, merged = true, atari = true;
 };
 
 // Counting hooks for the CPU warp model (hostcheck/go_warp_model.cpp),
@@ -547,10 +550,16 @@ __device__ void go_bits_replay(const u16* __restrict__ moves, u32 max_moves, u32
     result[i * 4 + 3] = b.score(area[0], area[1]);
 }
 
+// go_bits_atari.cu, which comes after this file.
+template <int N>
+__device__ void go_bits_atari_playouts(const u8* __restrict__ boards, const GoLeaf* __restrict__ leaves,
+                                       u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed);
+
 #define GO_BITS_ENTRY(N, MIN_BLOCKS)                                                                  \
     extern "C" __global__ void __launch_bounds__(GB_BLOCK, MIN_BLOCKS) go_bits_random_##N(const u8* boards, const GoLeaf* leaves, u32* stats, \
                                                   u32 playouts_per_leaf, u64 seed) {                 \
-        go_bits_playouts<N>(boards, leaves, stats, playouts_per_leaf, seed);                          \
+        if constexpr (GbLight<N>::atari) go_bits_atari_playouts<N>(boards, leaves, stats, playouts_per_leaf, seed); \
+        else go_bits_playouts<N>(boards, leaves, stats, playouts_per_leaf, seed);                     \
     }                                                                                                 \
     extern "C" __global__ void go_bits_replay_##N(const u16* moves, u32 max_moves, u32 sequences,     \
                                                   u8* boards_out, i32* result) {                      \

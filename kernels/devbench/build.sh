@@ -14,7 +14,7 @@ shift 2
 [ "${1:-}" = "--" ] && shift
 {
     cat "$k/common.cuh"
-    for f in go_weights.cu go.cu go_bitset.cu go_bits.cu go_bits_patterns.cu ${EXTRA:-}; do
+    for f in go_weights.cu go.cu go_bitset.cu go_bits.cu go_bits_atari.cu go_bits_patterns.cu ${EXTRA:-}; do
         printf '#line 1 "%s"\n' "$f"
         cat "$k/$f"
     done

@@ -4,6 +4,8 @@
 #   hex_block  both playout kernels emulated block-wide, counters compared
 #   go_exact   the Go bitboard replay against go.cu's compact board, and
 #              every certain suicide the bitboard skips refused by try_play
+#   go_atari   the 19x19 light board (go_bits_atari.cu): its strings in
+#              atari, candidates and plays against brute force and try_play
 #   go_rows    the row-per-lane Go kernel (one warp emulated) against the
 #              bitboard, position by position, and its replay
 #   go_patterns  the Go pattern kernel's helpers against the CPU board on
@@ -18,7 +20,7 @@
 # (warp_model.sh, beside these, is a measurement rather than a check: see
 # go_warp_model.cpp.)
 # Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [Go playouts] [go sequences] [row sequences]
-#        [point playouts]
+#        [point playouts] [atari games]
 # (run from the repository; the Go pattern check needs cargo)
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,10 +36,12 @@ g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/hex_block.cpp" -o "$out
 STOP=1 "$out/hex_exact" "${1:-3000}"
 "$out/hex_block" "${2:-2000}"
 # The Go bitboard board code against go.cu's compact board.
-cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bitset.cu" "$here/../go_bits.cu" |
-    grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(' >"$out/go_src.inc"
+cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bitset.cu" "$here/../go_bits.cu" \
+    "$here/../go_bits_atari.cu" | grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(' >"$out/go_src.inc"
 g++ -std=c++17 -O2 -w -I"$out" -I"$here" "$here/go_exact.cpp" -o "$out/go_exact"
 "$out/go_exact" "${4:-2000}"
+g++ -std=c++17 -O2 -w -I"$out" -I"$here" "$here/go_atari.cpp" -o "$out/go_atari"
+"$out/go_atari" "${7:-200}"
 # The row-per-lane kernel against the bitboard (slow: every warp shuffle
 # is two barriers of 32 threads).
 cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bitset.cu" "$here/../go_bits.cu" "$here/../go_rows.cu" |

@@ -23,6 +23,7 @@ const GO: &str = include_str!("../../../kernels/go.cu");
 const GO_POINTS: &str = include_str!("../../../kernels/go_points.cu");
 const GO_BITSET: &str = include_str!("../../../kernels/go_bitset.cu");
 const GO_BITS: &str = include_str!("../../../kernels/go_bits.cu");
+const GO_BITS_ATARI: &str = include_str!("../../../kernels/go_bits_atari.cu");
 const GO_BITS_PATTERNS: &str = include_str!("../../../kernels/go_bits_patterns.cu");
 const GO_ROWS: &str = include_str!("../../../kernels/go_rows.cu");
 const HAVANNAH: &str = include_str!("../../../kernels/havannah.cu");
@@ -41,7 +42,7 @@ impl Source {
     pub fn name(self) -> &'static str {
         match self {
             Source::Go => {
-                "go_weights.cu+go.cu+go_points.cu+go_bitset.cu+go_bits.cu+go_bits_patterns.cu+go_rows.cu"
+                "go_weights.cu+go.cu+go_points.cu+go_bitset.cu+go_bits.cu+go_bits_atari.cu+go_bits_patterns.cu+go_rows.cu"
             }
             Source::Havannah => "havannah.cu+havannah_packed.cu",
         }
@@ -60,13 +61,15 @@ impl Source {
         match self {
             // All Go kernels share go.cu's leaf header and constants and
             // go_weights.cu's move weights and pattern table; the pattern
-            // kernel builds on go_bits.cu's board, and both on
-            // go_bitset.cu's sets.
+            // kernel and go_bits_atari.cu (the 19x19 light playouts, which
+            // go_bits.cu's entry point calls) build on go_bits.cu's board,
+            // and all on go_bitset.cu's sets.
             Source::Go => format!(
                 "{COMMON}\n#line 1 \"go_weights.cu\"\n{GO_WEIGHTS}\n\
                  #line 1 \"go.cu\"\n{GO}\n#line 1 \"go_points.cu\"\n{GO_POINTS}\n\
                  #line 1 \"go_bitset.cu\"\n{GO_BITSET}\n\
                  #line 1 \"go_bits.cu\"\n{GO_BITS}\n\
+                 #line 1 \"go_bits_atari.cu\"\n{GO_BITS_ATARI}\n\
                  #line 1 \"go_bits_patterns.cu\"\n{GO_BITS_PATTERNS}\n\
                  #line 1 \"go_rows.cu\"\n{GO_ROWS}"
             ),
