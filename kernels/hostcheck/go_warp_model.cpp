@@ -6,9 +6,14 @@
 // takes. It prints what the kernel's cost follows (kernels/NOTES.md, "Why
 // 19x19 stays near 6.4 M"): warp steps per 32 playouts and grow steps per
 // warp step. A measurement, not a check. Built and run by warp_model.sh.
+// It models go_bits_playouts with GbLight's growth settings and, second,
+// go_bits_atari.cu's board (one draw and one play per lane per step; the
+// 19x19 light kernel plays that way, GbLight<19>::atari): warp steps and
+// the slowest lane's grow steps (recounts and floods) per warp step.
 #include <algorithm>
 static long gb_grow_steps = 0, gb_capture_tests = 0;
 #define GB_COUNT_GROW() (++gb_grow_steps)
+#define GA_COUNT_GROW() (++gb_grow_steps)
 #define GB_COUNT_CAPTURE_TEST() (++gb_capture_tests)
 #include "go_shim.h"
 #include "go_src.inc"
@@ -86,10 +91,65 @@ void run(int warps) {
            grow_max / steps, tests_max / steps);
 }
 
+template <int N>
+void run_atari(int warps) {
+    typedef GoGeo<N> G;
+    double steps = 0, grow_max = 0, grow_sum = 0, moves = 0;
+    for (int w = 0; w < warps; ++w) {
+        struct Lane {
+            GaBoard<N> b;
+            Rng rng{0};
+            bool done = false;
+            int moves = 0, passes = 0;
+        } lane[32];
+        for (int l = 0; l < 32; ++l) {
+            GaBoard<N>& b = lane[l].b;
+            b.own = b.opp = none<G::W>();
+            b.me = 0;
+            b.ko = -1;
+            b.captured_black = b.captured_white = 0;
+            b.start_atari();
+            lane[l].rng = Rng(playout_seed(7, w, l));
+        }
+        for (;;) {
+            bool any_active = false;
+            long gmax = 0;
+            for (Lane& x : lane) {
+                if (x.done) continue;
+                any_active = true;
+                const Bits<G::W> cand = x.b.candidates();
+                const int n = popc(cand);
+                gb_grow_steps = 0;
+                if (n > 0) {
+                    x.b.play(onehot<G::W>(select_bit(cand, (int)x.rng.below((u32)n))));
+                    x.passes = 0;
+                } else {
+                    x.passes++;
+                    x.b.ko = -1;
+                }
+                gmax = std::max(gmax, gb_grow_steps);
+                grow_sum += gb_grow_steps;
+                moves++;
+                x.b.turn();
+                x.done = ++x.moves >= 3 * G::P || x.passes >= 2;
+            }
+            if (!any_active) break;
+            steps++;
+            grow_max += gmax;
+        }
+    }
+    printf("%dx%d, strings in atari kept (go_bits_atari.cu): %.0f moves a playout; per 32 playouts %.0f warp steps; "
+           "grow steps %.2f per lane and move, %.2f per warp step (slowest lane)\n",
+           N, N, moves / (32.0 * warps), steps / warps, grow_sum / moves, grow_max / steps);
+}
+
 int main(int argc, char** argv) {
     int warps = argc > 1 ? atoi(argv[1]) : 40;
     run<9>(warps);
     run<13>(warps);
     run<19>(warps);
+    run_atari<9>(warps);
+    run_atari<13>(warps);
+    run_atari<19>(warps);
     return 0;
 }
