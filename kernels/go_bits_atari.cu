@@ -15,7 +15,7 @@
 // move instead of a draw, a try and a redraw after each suicide, so the
 // random stream differs and the distribution does not. go_bits.cu's light
 // kernel plays this way where GbLight says so (19x19: H200, 256 leaves x
-// 2048, 9.61-9.63 M playouts/s against 9.02-9.04 M; on 9x9 and 13x13 within
+// 2048, 9.60-9.66 M playouts/s against 9.01-9.05 M; on 9x9 and 13x13 within
 // 1%, kernels/NOTES_19x19.md). hostcheck/go_atari.cpp checks the sets,
 // the candidates and every play against brute force and try_play.
 //
