@@ -8,6 +8,10 @@
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 k=$here/..
+if [ $# -lt 2 ]; then
+    echo "usage: kernels/devbench/build.sh OUT SIZE [-- NVRTC options]" >&2
+    exit 2
+fi
 out=$1
 size=$2
 shift 2
