@@ -34,34 +34,34 @@
 #endif
 
 // The light kernel's settings per board size, each measured against the
-// others on an H100 with kernels/devbench (256 leaves x 2048 playouts,
-// kernels/NOTES.md "Growth settings per size"):
+// others on an H100 or H200 with kernels/devbench (256 leaves x 2048
+// playouts, kernels/NOTES_19x19.md):
 //   near        the `near_liberty` steps `try_play` takes before growing;
 //   sure_steps  the steps of `sure_suicides`;
 //   grow2       `grow` takes two steps between tests;
-//   merged      one growth loop for the capture tests and the suicide test;
 //   atari       play with go_bits_atari.cu's board instead, which keeps the
 //               strings in atari and so draws from the exact legal moves
-//               (the other settings then do not apply).
-// None of them changes the distribution of the playouts; near, grow2 and
-// merged do not change the playouts either, sure_steps and atari change
-// the random stream (fewer rejected draws, none with atari).
+//               (the other settings then do not apply: 19x19's are the
+//               best measured without it).
+// None of them changes the distribution of the playouts; near and grow2
+// do not change the playouts either, sure_steps and atari change the
+// random stream (fewer rejected draws, none with atari).
 template <int N>
 struct GbLight;
 template <>
 struct GbLight<9> {
     static constexpr int near = 1, sure_steps = 4;
-    static constexpr bool grow2 = true, merged = false, atari = false;
+    static constexpr bool grow2 = true, atari = false;
 };
 template <>
 struct GbLight<13> {
     static constexpr int near = 1, sure_steps = 5;
-    static constexpr bool grow2 = true, merged = false, atari = false;
+    static constexpr bool grow2 = true, atari = false;
 };
 template <>
 struct GbLight<19> {
     static constexpr int near = 0, sure_steps = 5;
-    static constexpr bool grow2 = false, merged = true, atari = true;
+    static constexpr bool grow2 = false, atari = true;
 };
 
 // Counting hooks for the CPU warp model (hostcheck/go_warp_model.cpp),
@@ -84,6 +84,14 @@ struct GbBoard {
     int ko;              // bit index or -1
     u32 captured_black;  // stones captured of each colour
     u32 captured_white;
+
+    // The empty board, Black to move.
+    __device__ __forceinline__ void clear() {
+        own = opp = none<W>();
+        me = 0;
+        ko = -1;
+        captured_black = captured_white = 0;
+    }
 
     __device__ __forceinline__ void turn() {
         Bits<W> t = own;
@@ -222,12 +230,8 @@ struct GbBoard {
     // strings, was 1.5-3% slower with 1, so it keeps 0. On 19x19, since
     // the certain suicides took 4 steps, 0 is faster (GbLight).
     //
-    // MERGED: the capture tests and the suicide test share one growth loop
-    // (the suicide test is then prepared before the captures are known,
-    // and skipped after one). Lanes growing either kind of string step
-    // together instead of one kind waiting for the other. GROW2: `grow`'s
-    // two-step form.
-    template <int NEAR = 1, bool MERGED = false, bool GROW2 = false>
+    // GROW2: `grow`'s two-step form.
+    template <int NEAR = 1, bool GROW2 = false>
     __device__ __forceinline__ bool try_play(const Bits<W>& at) {
         const Bits<W> mine = own | at;
         const Bits<W> empty = andnot(go_masks<N>().all, mine | opp);
@@ -240,35 +244,11 @@ struct GbBoard {
             danger = andnot(danger, nbrs<N>(empty));
             if (NEAR > 0 && any(danger)) danger = andnot(danger, near_liberty<NEAR>(opp, empty));
         }
-        if (MERGED) {
-            bool own_test = !any(nb & empty) && (NEAR == 0 || !any(nb & near_liberty<NEAR>(mine, empty)));
-            for (;;) {
-                Bits<W> s, color;
-                if (any(danger)) {
-                    s = lowest_set(danger);
-                    color = opp;
-                } else if (own_test && !any(taken)) {
-                    s = at;
-                    color = mine;
-                } else {
-                    break;
-                }
-                GB_COUNT_CAPTURE_TEST();
-                const bool lives = grow<GROW2>(s, color, empty);
-                if (!any(danger)) {
-                    if (!lives) return false;  // suicide
-                    break;
-                }
-                if (!lives) taken |= s;
-                danger = andnot(danger, s);
-            }
-        } else {
-            while (any(danger)) {
-                GB_COUNT_CAPTURE_TEST();
-                Bits<W> s = lowest_set(danger);
-                if (!grow<GROW2>(s, opp, empty)) taken |= s;
-                danger = andnot(danger, s);
-            }
+        while (any(danger)) {
+            GB_COUNT_CAPTURE_TEST();
+            Bits<W> s = lowest_set(danger);
+            if (!grow<GROW2>(s, opp, empty)) taken |= s;
+            danger = andnot(danger, s);
         }
         if (any(taken)) {
             int n = popc(taken);
@@ -281,7 +261,7 @@ struct GbBoard {
             if (n == 1 && lone && popc(nb & this->empty()) == 1) ko = select_bit(taken, 0);
             return true;
         }
-        if (!MERGED && !any(nb & empty) && (NEAR == 0 || !any(nb & near_liberty<NEAR>(mine, empty)))) {
+        if (!any(nb & empty) && (NEAR == 0 || !any(nb & near_liberty<NEAR>(mine, empty)))) {
             Bits<W> s = at;
             if (!grow<GROW2>(s, mine, empty)) return false;  // suicide
         }
@@ -488,7 +468,7 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
             if (n > 0) {
                 int p = select_bit(cand, (int)rng.below((u32)n));
                 B at = onehot<G::W>(p);
-                if (!b.template try_play<L::near, L::merged, L::grow2>(at)) {
+                if (!b.template try_play<L::near, L::grow2>(at)) {
                     cand = andnot(cand, at);
                     --n;
                     continue;
@@ -518,10 +498,7 @@ __device__ void go_bits_replay(const u16* __restrict__ moves, u32 max_moves, u32
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= sequences) return;
     GbBoard<N> b;
-    b.own = b.opp = none<G::W>();
-    b.me = 0;
-    b.ko = -1;
-    b.captured_black = b.captured_white = 0;
+    b.clear();
     int error = 0;
     for (u32 t = 0; t < max_moves; ++t) {
         u32 mv = moves[(u64)i * max_moves + t];

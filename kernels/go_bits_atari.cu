@@ -85,10 +85,10 @@ struct GaBoard : GbBoard<N> {
         return a;
     }
 
-    __device__ __forceinline__ void start_atari() {
-        const B e = this->empty();
-        aown = atari_stones(this->own, e);
-        aopp = atari_stones(this->opp, e);
+    // The empty board, Black to move: no string, none in atari.
+    __device__ __forceinline__ void clear() {
+        GbBoard<N>::clear();
+        aown = aopp = none<W>();
     }
 
     // Empty points the mover may play by the policy: not the ko point, not

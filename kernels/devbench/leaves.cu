@@ -10,10 +10,7 @@ __device__ void bench_make_leaves(u8* boards, GoLeaf* leaves, u32 count, u64 see
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count) return;
     GbBoard<N> b;
-    b.own = b.opp = none<G::W>();
-    b.me = 0;
-    b.ko = -1;
-    b.captured_black = b.captured_white = 0;
+    b.clear();
     Rng rng(playout_seed(seed, i, 0));
     int target = (int)((u64)i * (G::P / 2) / count), passes = 0;
     for (int m = 0; m < target && passes < 2; ++m) {

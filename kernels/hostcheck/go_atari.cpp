@@ -18,11 +18,7 @@ static long check(int games, u64 seed) {
     long positions = 0, captures = 0;
     for (int g = 0; g < games; ++g) {
         GaBoard<N> b;
-        b.own = b.opp = none<G::W>();
-        b.me = 0;
-        b.ko = -1;
-        b.captured_black = b.captured_white = 0;
-        b.start_atari();
+        b.clear();
         Rng rng(playout_seed(seed, g, 0));
         int passes = 0;
         for (int m = 0; m < 3 * G::P && passes < 2; ++m) {

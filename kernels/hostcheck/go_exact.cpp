@@ -6,7 +6,7 @@
 // boards, captures, scores and first illegal move; every point
 // `sure_suicides` removes from the draw must be refused by try_play; and
 // on every empty point of every position, try_play's other forms (NEAR
-// 0 and 2, MERGED, GROW2: the light kernel's per-size settings, GbLight,
+// 0 and 2, GROW2: the light kernel's per-size settings, GbLight,
 // and their neighbours) must answer and play exactly as the replay's.
 // Built and run by run.sh.
 #include "go_shim.h"
@@ -15,14 +15,14 @@
 
 static long sure_total = 0, forms_total = 0;
 
-// try_play<NEAR, MERGED, GROW2> on a copy of `b` must do what `want` did.
-template <int NEAR, bool MERGED, bool GROW2, int N>
+// try_play<NEAR, GROW2> on a copy of `b` must do what `want` did.
+template <int NEAR, bool GROW2, int N>
 void same_play(const GbBoard<N>& b, const Bits<GoGeo<N>::W>& at, bool ok, const GbBoard<N>& want, int p) {
     GbBoard<N> c = b;
-    bool r = c.template try_play<NEAR, MERGED, GROW2>(at);
+    bool r = c.template try_play<NEAR, GROW2>(at);
     if (r != ok || !same(c.own, want.own) || !same(c.opp, want.opp) || c.ko != want.ko ||
         c.captured_black != want.captured_black || c.captured_white != want.captured_white) {
-        printf("N=%d: try_play<%d, %d, %d> at %d differs from try_play<1, 0, 0>\n", N, NEAR, MERGED, GROW2, p);
+        printf("N=%d: try_play<%d, %d> at %d differs from try_play<1, 0>\n", N, NEAR, GROW2, p);
         exit(1);
     }
     forms_total++;
@@ -51,12 +51,11 @@ void run(int seqs, unsigned seed) {
             if (!any(at & empty) || bi == b.ko) continue;
             GbBoard<N> want = b;
             bool ok = want.try_play(at);
-            same_play<0, false, false>(b, at, ok, want, p);
-            same_play<0, true, false>(b, at, ok, want, p);
-            same_play<0, true, true>(b, at, ok, want, p);
-            same_play<1, true, false>(b, at, ok, want, p);
-            same_play<1, false, true>(b, at, ok, want, p);
-            same_play<2, true, true>(b, at, ok, want, p);
+            same_play<0, false>(b, at, ok, want, p);
+            same_play<0, true>(b, at, ok, want, p);
+            same_play<1, true>(b, at, ok, want, p);
+            same_play<2, false>(b, at, ok, want, p);
+            same_play<2, true>(b, at, ok, want, p);
         }
     });
     std::vector<u8> b1(seqs * P), b2(seqs * P);

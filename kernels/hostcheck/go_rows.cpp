@@ -33,10 +33,7 @@ static void step_both(const u16* moves, int M) {
     rb.me = 0;
     rb.captured_black = rb.captured_white = 0;
     GbBoard<N> gb;
-    gb.own = gb.opp = none<G::W>();
-    gb.me = 0;
-    gb.ko = -1;
-    gb.captured_black = gb.captured_white = 0;
+    gb.clear();
     for (int t = 0; t < M; ++t) {
         const u16 mv = moves[t];
         if (mv == 0xFFFF) break;

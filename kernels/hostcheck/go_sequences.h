@@ -13,7 +13,8 @@ std::vector<u16> random_sequences(int seqs, unsigned seed, Visit visit) {
     std::mt19937 rng(seed);
     std::vector<u16> moves(seqs * M, 0xFFFF);
     for (int s = 0; s < seqs; ++s) {
-        GbBoard<N> b; b.own = b.opp = none<GoGeo<N>::W>(); b.me = 0; b.ko = -1; b.captured_black = b.captured_white = 0;
+        GbBoard<N> b;
+        b.clear();
         for (int t = 0; t < M; ++t) {
             int r = rng() % 100;
             u16 mv;

@@ -32,10 +32,7 @@ void run(int warps) {
             B cand;
         } lane[32];
         for (int l = 0; l < 32; ++l) {
-            lane[l].b.own = lane[l].b.opp = none<G::W>();
-            lane[l].b.me = 0;
-            lane[l].b.ko = -1;
-            lane[l].b.captured_black = lane[l].b.captured_white = 0;
+            lane[l].b.clear();
             lane[l].rng = Rng(playout_seed(7, w, l));
         }
         for (;;) {
@@ -56,7 +53,7 @@ void run(int warps) {
                     gb_grow_steps = gb_capture_tests = 0;
                     int p = select_bit(x.cand, (int)x.rng.below((u32)x.n));
                     B at = onehot<G::W>(p);
-                    bool ok = x.b.template try_play<GbLight<N>::near, GbLight<N>::merged, GbLight<N>::grow2>(at);
+                    bool ok = x.b.template try_play<GbLight<N>::near, GbLight<N>::grow2>(at);
                     gmax = std::max(gmax, gb_grow_steps);
                     tmax = std::max(tmax, gb_capture_tests);
                     grow_sum += gb_grow_steps;
@@ -103,12 +100,7 @@ void run_atari(int warps) {
             int moves = 0, passes = 0;
         } lane[32];
         for (int l = 0; l < 32; ++l) {
-            GaBoard<N>& b = lane[l].b;
-            b.own = b.opp = none<G::W>();
-            b.me = 0;
-            b.ko = -1;
-            b.captured_black = b.captured_white = 0;
-            b.start_atari();
+            lane[l].b.clear();
             lane[l].rng = Rng(playout_seed(7, w, l));
         }
         for (;;) {
