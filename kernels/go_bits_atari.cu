@@ -48,15 +48,16 @@ struct GaBoard : GbBoard<N> {
         }
     }
 
-    // At least two points in `x`.
+    // At least two points in `x`: two of its words share a set bit, or the
+    // words' union has two (two instructions a word).
     __device__ __forceinline__ static bool two_or_more(const B& x) {
-        u32 seen = 0, two = 0;
+        u32 seen = 0, twice = 0;
 #pragma unroll
         for (int i = 0; i < W; ++i) {
-            two |= (x.w[i] & (x.w[i] - 1)) | (seen & x.w[i]);
-            seen |= x.w[i] ? 0xFFFFFFFFu : 0u;
+            twice |= seen & x.w[i];
+            seen |= x.w[i];
         }
-        return two != 0;
+        return (twice | (seen & (seen - 1))) != 0;
     }
 
     // Grows `s` (stones of `color`) until its liberties number two (returns
