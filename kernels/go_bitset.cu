@@ -181,9 +181,14 @@ __device__ __forceinline__ int select_bit(const Bits<W>& a, int k) {
 }
 
 // Orthogonal neighbours of the set s (s itself not included unless a
-// member neighbours another).
+// member neighbours another), plus bits that are no point: sentinel columns
+// and bits past the last row. Every use intersects the result with a set of
+// points (or takes it away from one), which drops them; masking here cost
+// an instruction a word in every string growth step (19x19 light, H200:
+// 10.29-10.30 M to 11.09 M playouts/s without it, the pattern kernel
+// 0.68 M to 0.80 M).
 template <int N>
 __device__ __forceinline__ Bits<GoGeo<N>::W> nbrs(const Bits<GoGeo<N>::W>& s) {
     const int S = GoGeo<N>::S;
-    return (shl(s, 1) | shr(s, 1) | shl(s, S) | shr(s, S)) & go_masks<N>().all;
+    return shl(s, 1) | shr(s, 1) | shl(s, S) | shr(s, S);
 }
