@@ -62,16 +62,29 @@ struct GaBoard : GbBoard<N> {
 
     // Grows `s` (stones of `color`) until its liberties number two (returns
     // 2, `s` part of the string) or it is the whole string (returns its
-    // liberties, 0 or 1).
+    // liberties, 0 or 1). It takes two growth steps between tests, as the
+    // tests cost nearly as much as a step: it may grow one step more than
+    // it needs, and the answer is the same. H200, devbench 256 x 2048,
+    // 19x19 light, one to four steps between tests: 11.10 / 11.60 / 11.47
+    // / 10.23 M playouts/s; the captures' and joins' floods are better off
+    // testing every step (11.09 M with two).
     __device__ __forceinline__ static int liberties_upto2(B& s, const B& color, const B& empty) {
         for (;;) {
             GA_COUNT_GROW();
-            const B d = nbrs<N>(s);
+            GA_COUNT_GROW();
+            const B g = (nbrs<N>(s) & color) | s;
+            const B d = nbrs<N>(g);
             const B libs = d & empty;
-            if (two_or_more(libs)) return 2;
-            const B g = (d & color) | s;
-            if (same(g, s)) return any(libs) ? 1 : 0;
-            s = g;
+            if (two_or_more(libs)) {
+                s = g;
+                return 2;
+            }
+            const B h = (d & color) | g;
+            if (same(h, g)) {
+                s = g;
+                return any(libs) ? 1 : 0;
+            }
+            s = h;
         }
     }
 
