@@ -141,7 +141,9 @@ struct GaBoard : GbBoard<N> {
         const B joined = nb & aown;
         if (any(joined)) aown = andnot(aown, flood(joined, aown));
         if (!two_or_more(nb & empty)) {
-            B s = at;
+            // The stone and its own neighbours: the first growth step,
+            // from neighbours known already.
+            B s = (nb & this->own) | at;
             if (liberties_upto2(s, this->own, empty) < 2) aown |= s;
         }
         // The opponent's strings next to `at` lost a liberty.
