@@ -489,6 +489,19 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
     flush_stats(stats + (u64)leaf * stats_stride(G::P), tables, &head, G::P);
 }
 
+// The board as one byte a point (0 empty, 1 Black, 2 White), the host's
+// layout: replays hand their final boards back this way, and devbench's
+// leaves.cu its leaves.
+template <int N>
+__device__ __forceinline__ void gb_write_colors(const GbBoard<N>& b, u8* __restrict__ out) {
+    typedef GoGeo<N> G;
+    const Bits<G::W> black = b.black(), white = b.white();
+    for (int p = 0; p < G::P; ++p) {
+        const Bits<G::W> at = onehot<G::W>(G::bit_of(p));
+        out[p] = any(black & at) ? 1 : (any(white & at) ? 2 : 0);
+    }
+}
+
 // Replay, as go_replay in go.cu (one thread per sequence).
 template <int N>
 __device__ void go_bits_replay(const u16* __restrict__ moves, u32 max_moves, u32 sequences,
@@ -515,11 +528,7 @@ __device__ void go_bits_replay(const u16* __restrict__ moves, u32 max_moves, u32
         }
         b.turn();
     }
-    const B black = b.black(), white = b.white();
-    for (int p = 0; p < G::P; ++p) {
-        B at = onehot<G::W>(G::bit_of(p));
-        boards_out[(u64)i * G::P + p] = any(black & at) ? 1 : (any(white & at) ? 2 : 0);
-    }
+    gb_write_colors<N>(b, boards_out + (u64)i * G::P);
     B area[2];
     result[i * 4 + 0] = error;
     result[i * 4 + 1] = b.captured_black;

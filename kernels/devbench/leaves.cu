@@ -34,11 +34,7 @@ __device__ void bench_make_leaves(u8* boards, GoLeaf* leaves, u32 count, u64 see
         }
         b.turn();
     }
-    const B black = b.black(), white = b.white();
-    for (int p = 0; p < G::P; ++p) {
-        B at = onehot<G::W>(G::bit_of(p));
-        boards[(u64)i * G::P + p] = any(black & at) ? 1 : (any(white & at) ? 2 : 0);
-    }
+    gb_write_colors<N>(b, boards + (u64)i * G::P);
     GoLeaf leaf;
     leaf.to_move = b.me + 1;
     leaf.ko = b.ko >= 0 ? G::point_of(b.ko) : -1;
