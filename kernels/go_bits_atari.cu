@@ -67,7 +67,8 @@ struct GaBoard : GbBoard<N> {
     // it needs, and the answer is the same. H200, devbench 256 x 2048,
     // 19x19 light, one to four steps between tests: 11.10 / 11.60 / 11.47
     // / 10.23 M playouts/s; the captures' and joins' floods are better off
-    // testing every step (11.09 M with two).
+    // testing every step (11.09 M with two). The pattern kernel keeps its
+    // own count (gbp_grow_libs), faster there than this one.
     __device__ __forceinline__ static int liberties_upto2(B& s, const B& color, const B& empty) {
         for (;;) {
             GA_COUNT_GROW();
