@@ -16,14 +16,97 @@
 // random stream differs and the distribution does not. go_bits.cu's light
 // kernel plays this way where GbLight says so (19x19: H200, 256 leaves x
 // 2048, 9.60-9.66 M playouts/s against 9.01-9.05 M; on 9x9 and 13x13 within
-// 1%, kernels/NOTES_19x19.md). hostcheck/go_atari.cpp checks the sets,
-// the candidates and every play against brute force and try_play.
+// 1%, kernels/NOTES_19x19.md), and grows strings on a window of the board
+// around the move (GaWindow; 19x19 11.9 M to 16.1 M playouts/s).
+// hostcheck/go_atari.cpp checks the sets, the candidates and every play
+// against brute force and try_play.
 //
 // Needs common.cuh, go.cu, go_bitset.cu and go_bits.cu before it.
 
 #ifndef GA_COUNT_GROW
 #define GA_COUNT_GROW()
 #endif
+#ifndef GA_COUNT_WINDOW
+#define GA_COUNT_WINDOW(what)
+#endif
+
+// Per thread, in shared memory, GB_BLOCK words apart: three sets on their
+// way to a window (the board after a move: own, opp, empty; the atari sets
+// before) and BACK, a window's set on its way back to the board.
+template <int N>
+struct GaScratch {
+    static constexpr int W = GoGeo<N>::W;
+    enum { OWN = 0, OPP = 1, EMPTY = 2, BACK = 3, SETS = 4 };
+    u32* p;  // this thread's first word
+    __device__ __forceinline__ u32& at(int set, int word) const { return p[(set * W + word) * GB_BLOCK]; }
+};
+
+// K words of the board around a move (GbLight<N>::window; the whole board
+// where that is 0 or all of it), in registers. Sets go to shared memory
+// whole and come back as the window's words, at a word chosen at run time,
+// which registers cannot do; the stores and loads go to the LSU pipe, idle
+// here, while string growth keeps the ALU pipe busy. A growth step on the
+// window costs K / W of one on the whole board, and most strings next to a
+// move show two liberties, or end, within a few rows of it.
+//
+// Exact: stones grown in the window from stones of a string are stones of
+// that string, and empty points next to them are its liberties. A growth
+// that stopped is the whole string, and a count of its liberties that found
+// fewer than two is its count, unless a grown stone lies in the window's
+// first or last S bits (`escaped`; not at the board's own ends): only such
+// stones have neighbours outside. Then the growth goes on on the whole
+// board, from the stones found.
+template <int N>
+struct GaWindow {
+    static constexpr int W = GoGeo<N>::W, S = GoGeo<N>::S;
+#ifdef GA_WINDOW
+    static constexpr int WANT = GA_WINDOW;  // devbench and hostcheck variants
+#else
+    static constexpr int WANT = GbLight<N>::window;
+#endif
+    static constexpr int K = WANT > 0 && WANT < W ? WANT : W;
+    // The move sits 16 K - 16 to 16 K + 15 bits into the window (or the
+    // window is the board's end), so its neighbours are in it if:
+    static_assert(K == W || S <= 16 * K - 16, "the window must hold the move's neighbours");
+    typedef Bits<K> BK;
+    GaScratch<N> scr;
+    int ws;  // the window's first word
+    u32 lo_band, hi_band;
+
+    // The window with bit p in its middle.
+    __device__ __forceinline__ GaWindow(int p, const GaScratch<N>& scratch) : scr(scratch) {
+        const int w = (p + 16 - 16 * K) >> 5;
+        ws = w < 0 ? 0 : (w > W - K ? W - K : w);
+        lo_band = ws > 0 ? (1u << S) - 1 : 0u;
+        hi_band = ws < W - K ? ~0u << (32 - S) : 0u;
+    }
+    __device__ __forceinline__ BK point(int p) const { return onehot<K>(p - 32 * ws); }
+    // The window's words of `a`, through the scratch set `set`.
+    __device__ __forceinline__ BK narrow(const Bits<W>& a, int set) const {
+#pragma unroll
+        for (int i = 0; i < W; ++i) scr.at(set, i) = a.w[i];
+        BK r;
+#pragma unroll
+        for (int j = 0; j < K; ++j) r.w[j] = scr.at(set, ws + j);
+        return r;
+    }
+    // The window's set `s` as a set of the board (BACK is all zeros
+    // between calls).
+    __device__ __forceinline__ Bits<W> widen(const BK& s) const {
+#pragma unroll
+        for (int j = 0; j < K; ++j) scr.at(scr.BACK, ws + j) = s.w[j];
+        Bits<W> r;
+#pragma unroll
+        for (int i = 0; i < W; ++i) r.w[i] = scr.at(scr.BACK, i);
+#pragma unroll
+        for (int j = 0; j < K; ++j) scr.at(scr.BACK, ws + j) = 0;
+        return r;
+    }
+    // Stones of `s` may have neighbours outside the window.
+    __device__ __forceinline__ bool escaped(const BK& s) const {
+        return ((s.w[0] & lo_band) | (s.w[K - 1] & hi_band)) != 0;
+    }
+};
 
 template <int N>
 struct GaBoard : GbBoard<N> {
@@ -38,11 +121,13 @@ struct GaBoard : GbBoard<N> {
         aopp = t;
     }
 
-    // The whole of the strings of `within` that meet `s`.
-    __device__ __forceinline__ static B flood(B s, const B& within) {
+    // The whole of the strings of `within` that meet `s` (on the whole
+    // board or on a window of it).
+    template <int M>
+    __device__ __forceinline__ static Bits<M> flood(Bits<M> s, const Bits<M>& within) {
         for (;;) {
             GA_COUNT_GROW();
-            B g = (nbrs<N>(s) & within) | s;
+            const Bits<M> g = (nbrs_stride<GoGeo<N>::S>(s) & within) | s;
             if (same(g, s)) return s;
             s = g;
         }
@@ -50,10 +135,11 @@ struct GaBoard : GbBoard<N> {
 
     // At least two points in `x`: two of its words share a set bit, or the
     // words' union has two (two instructions a word).
-    __device__ __forceinline__ static bool two_or_more(const B& x) {
+    template <int M>
+    __device__ __forceinline__ static bool two_or_more(const Bits<M>& x) {
         u32 seen = 0, twice = 0;
 #pragma unroll
-        for (int i = 0; i < W; ++i) {
+        for (int i = 0; i < M; ++i) {
             twice |= seen & x.w[i];
             seen |= x.w[i];
         }
@@ -69,12 +155,16 @@ struct GaBoard : GbBoard<N> {
     // / 10.23 M playouts/s; the captures' and joins' floods are better off
     // testing every step (11.09 M with two). The pattern kernel keeps its
     // own count (gbp_grow_libs), faster there than this one.
-    __device__ __forceinline__ static int liberties_upto2(B& s, const B& color, const B& empty) {
+    // Works on the whole board or on a window of it (M words).
+    template <int M>
+    __device__ __forceinline__ static int liberties_upto2(Bits<M>& s, const Bits<M>& color, const Bits<M>& empty) {
+        typedef Bits<M> B;
+        const int S = GoGeo<N>::S;
         for (;;) {
             GA_COUNT_GROW();
             GA_COUNT_GROW();
-            const B g = (nbrs<N>(s) & color) | s;
-            const B d = nbrs<N>(g);
+            const B g = (nbrs_stride<S>(s) & color) | s;
+            const B d = nbrs_stride<S>(g);
             const B libs = d & empty;
             if (two_or_more(libs)) {
                 s = g;
@@ -116,46 +206,102 @@ struct GaBoard : GbBoard<N> {
         return cand;
     }
 
-    // Plays the mover at `at`, a candidate (so legal). Does not pass the
-    // turn.
-    __device__ __forceinline__ void play(const B& at) {
+    // Plays the mover at bit `p`, a candidate (so legal). Does not pass the
+    // turn. `scr`: this thread's scratch (GaScratch). Every string growth
+    // runs on the window around the move (GaWindow).
+    __device__ __forceinline__ void play(int p, const GaScratch<N>& scr) {
+        typedef GaWindow<N> Win;
+        typedef typename Win::BK BK;
+        const int S = GoGeo<N>::S;
+        const Win win(p, scr);
+        const B at = onehot<W>(p);
         const B nb = nbrs<N>(at);
+        const BK at_w = win.point(p);
+        const BK nb_w = nbrs_stride<S>(at_w);
         const bool lone = !any(nb & this->own);
-        B taken = nb & this->opp & aopp;
+        B taken = none<W>();
+        BK taken_w = none<Win::K>();
         int n = 0;
-        if (any(taken)) {
-            taken = flood(taken, aopp);
+        if (any(nb & aopp)) {
+            // The opponent's strings in atari next to `at` are captured.
+            const BK aopp_w = win.narrow(aopp, scr.OWN);
+            taken_w = flood(nb_w & aopp_w, aopp_w);
+            taken = win.widen(taken_w);
+            if (win.escaped(taken_w)) {
+                taken = flood(taken, aopp);
+                // The own strings in atari next to them gain liberties (on
+                // the window below, which would miss some here).
+                const B freed = nbrs<N>(taken) & aown;
+                if (any(freed)) aown = andnot(aown, flood(freed, aown));
+            }
             n = popc(taken);
             this->opp = andnot(this->opp, taken);
             aopp = andnot(aopp, taken);
             if (this->me == 0) this->captured_white += n;
             else this->captured_black += n;
-            // Own strings next to the captured stones gain liberties: those
-            // in atari have two now.
-            const B freed = nbrs<N>(taken) & aown;
-            if (any(freed)) aown = andnot(aown, flood(freed, aown));
         }
         this->own |= at;
         const B empty = this->empty();
-        // The strings the stone joins were in atari at `at` or had another
-        // liberty; the new string is counted again.
-        const B joined = nb & aown;
-        if (any(joined)) aown = andnot(aown, flood(joined, aown));
-        if (!two_or_more(nb & empty)) {
-            // The stone and its own neighbours: the first growth step,
-            // from neighbours known already.
-            B s = (nb & this->own) | at;
-            if (liberties_upto2(s, this->own, empty) < 2) aown |= s;
+        // Own strings in atari next to the captured stones have two
+        // liberties now, and those next to `at` join the new string, which
+        // is counted below: none of them is in atari any more.
+        if (n > 0 || any(nb & aown)) {
+            const BK aown_w = win.narrow(aown, scr.OPP);
+            const BK seeds = nbrs_stride<S>(taken_w | at_w) & aown_w;
+            if (any(seeds)) {
+                const BK s = flood(seeds, aown_w);
+                B f = win.widen(s);
+                if (win.escaped(s)) f = flood(f, aown);
+                aown = andnot(aown, f);
+            }
         }
-        // The opponent's strings next to `at` lost a liberty.
-        B foes = nb & this->opp;
-        while (any(foes)) {
-            B s = lowest_set(foes);
-            if (liberties_upto2(s, this->opp, empty) < 2) aopp |= s;
-            foes = andnot(foes, s);
-        }
+        // The new string, unless the stone has two empty neighbours, and the
+        // opponent's strings next to `at`, which lost a liberty.
+        const bool count_own = !two_or_more(nb & empty);
+        if (count_own || any(nb & this->opp)) count_liberties(win, at_w, count_own, empty);
         this->ko = -1;
         if (n == 1 && lone && popc(nb & empty) == 1) this->ko = select_bit(taken, 0);
+    }
+
+    // The liberty counts of `play`, up to two, on the window: most strings
+    // next to a move show two liberties within a few rows of it. One loop
+    // for the new string and the opponent's, so that each count is compiled
+    // once (the kernel's code outgrows the instruction cache otherwise).
+    __device__ __forceinline__ void count_liberties(const GaWindow<N>& win, const Bits<GaWindow<N>::K>& at_w,
+                                                    bool count_own, const B& empty) {
+        typedef typename GaWindow<N>::BK BK;
+        const BK own_w = win.narrow(this->own, win.scr.OWN);
+        const BK opp_w = win.narrow(this->opp, win.scr.OPP);
+        const BK empty_w = win.narrow(empty, win.scr.EMPTY);
+        const BK nb_w = nbrs_stride<GoGeo<N>::S>(at_w);
+        BK foes = nb_w & opp_w;
+        bool mine = count_own;
+        while (mine || any(foes)) {
+            BK s = pick(mine, (nb_w & own_w) | at_w, lowest_set(foes));
+            if (liberties_upto2(s, pick(mine, own_w, opp_w), empty_w) < 2) {
+                const bool out = win.escaped(s);
+                GA_COUNT_WINDOW(out ? 1 : 2);
+                B f = win.widen(s);
+                if (!out || liberties_upto2(f, pick(mine, this->own, this->opp), empty) < 2) {
+                    if (mine) aown |= f;
+                    else aopp |= f;
+                }
+            } else {
+                GA_COUNT_WINDOW(0);
+            }
+            if (!mine) foes = andnot(foes, s);
+            mine = false;
+        }
+    }
+
+    // `c ? a : b` word by word: a choice between two sets at run time,
+    // which as a reference would put both in local memory.
+    template <int M>
+    __device__ __forceinline__ static Bits<M> pick(bool c, const Bits<M>& a, const Bits<M>& b) {
+        Bits<M> r;
+#pragma unroll
+        for (int i = 0; i < M; ++i) r.w[i] = c ? a.w[i] : b.w[i];
+        return r;
     }
 };
 
@@ -175,6 +321,10 @@ __device__ void go_bits_atari_playouts(const u8* __restrict__ boards, const GoLe
     __shared__ u32 start[2][G::W];
     __shared__ u32 start_atari[2][G::W];
     __shared__ u32 first[2 * G::W * GB_BLOCK];  // [colour][word][thread]
+    __shared__ u32 scratch[GaScratch<N>::SETS * G::W * GB_BLOCK];
+    const GaScratch<N> scr = {scratch + threadIdx.x};
+#pragma unroll
+    for (int i = 0; i < G::W; ++i) scr.at(scr.BACK, i) = 0;
     const GoLeaf info = leaves[leaf];
     gb_load_leaf<N>(boards + (u64)leaf * G::P, start);
     if (threadIdx.x < 2) {
@@ -211,7 +361,7 @@ __device__ void go_bits_atari_playouts(const u8* __restrict__ boards, const GoLe
             const int n = popc(cand);
             if (n > 0) {
                 const int p = select_bit(cand, (int)rng.below((u32)n));
-                b.play(onehot<G::W>(p));
+                b.play(p, scr);
                 gb_note_first<N>(first, p, b.me);
                 passes = 0;
             } else {

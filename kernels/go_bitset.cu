@@ -180,6 +180,14 @@ __device__ __forceinline__ int select_bit(const Bits<W>& a, int k) {
     return base;
 }
 
+// nbrs on any run of M words, rows S bits apart: the whole board, or a
+// window of a few of its words (go_bits_atari.cu), where the neighbours
+// outside the window fall off its ends.
+template <int S, int M>
+__device__ __forceinline__ Bits<M> nbrs_stride(const Bits<M>& s) {
+    return shl(s, 1) | shr(s, 1) | shl(s, S) | shr(s, S);
+}
+
 // Orthogonal neighbours of the set s (s itself not included unless a
 // member neighbours another), plus bits that are no point: sentinel columns
 // and bits past the last row. Every use intersects the result with a set of
@@ -189,6 +197,5 @@ __device__ __forceinline__ int select_bit(const Bits<W>& a, int k) {
 // 0.68 M to 0.80 M).
 template <int N>
 __device__ __forceinline__ Bits<GoGeo<N>::W> nbrs(const Bits<GoGeo<N>::W>& s) {
-    const int S = GoGeo<N>::S;
-    return shl(s, 1) | shr(s, 1) | shl(s, S) | shr(s, S);
+    return nbrs_stride<GoGeo<N>::S>(s);
 }

@@ -1,6 +1,7 @@
-// CPU check of the 19x19 light kernel's board (go_bits_atari.cu): random
-// light games (drawn from its own candidates) on 9x9, 13x13 and 19x19, and
-// before every move
+// CPU check of the light kernel's board (go_bits_atari.cu, with its string
+// growths on a window of the board around each move): random light games
+// (drawn from its own candidates) on 9x9, 13x13 and 19x19, and before
+// every move
 //   - its sets of stones in atari equal a count of every string's
 //     liberties (GaBoard::atari_stones on the whole board);
 //   - its candidates equal, point for point, the empty points that are not
@@ -10,6 +11,13 @@
 // Built and run by run.sh.
 #include "go_shim.h"
 #include "go_src.inc"
+
+// One thread's GaScratch (the kernel's is in shared memory).
+template <int N>
+static GaScratch<N> scratch() {
+    static u32 words[GaScratch<N>::SETS * GoGeo<N>::W * GB_BLOCK];
+    return GaScratch<N>{words};
+}
 
 template <int N>
 static long check(int games, u64 seed) {
@@ -44,10 +52,11 @@ static long check(int games, u64 seed) {
             positions++;
             const int n = popc(cand);
             if (n > 0) {
-                const B at = onehot<G::W>(select_bit(cand, (int)rng.below((u32)n)));
+                const int p = select_bit(cand, (int)rng.below((u32)n));
+                const B at = onehot<G::W>(p);
                 GbBoard<N> c = b;
                 const bool ok = c.try_play(at);
-                b.play(at);
+                b.play(p, scratch<N>());
                 if (!ok || !same(c.own, b.own) || !same(c.opp, b.opp) || c.ko != b.ko ||
                     c.captured_black != b.captured_black || c.captured_white != b.captured_white) {
                     printf("N=%d game %d move %d: play differs from try_play\n", N, g, m);

@@ -91,6 +91,8 @@ void run(int warps) {
 template <int N>
 void run_atari(int warps) {
     typedef GoGeo<N> G;
+    static u32 words[GaScratch<N>::SETS * G::W * GB_BLOCK];
+    const GaScratch<N> scratch = {words};
     double steps = 0, grow_max = 0, grow_sum = 0, moves = 0;
     for (int w = 0; w < warps; ++w) {
         struct Lane {
@@ -113,7 +115,7 @@ void run_atari(int warps) {
                 const int n = popc(cand);
                 gb_grow_steps = 0;
                 if (n > 0) {
-                    x.b.play(onehot<G::W>(select_bit(cand, (int)x.rng.below((u32)n))));
+                    x.b.play(select_bit(cand, (int)x.rng.below((u32)n)), scratch);
                     x.passes = 0;
                 } else {
                     x.passes++;

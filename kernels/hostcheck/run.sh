@@ -4,7 +4,7 @@
 #   hex_block  both playout kernels emulated block-wide, counters compared
 #   go_exact   the Go bitboard replay against go.cu's compact board, and
 #              every certain suicide the bitboard skips refused by try_play
-#   go_atari   the 19x19 light board (go_bits_atari.cu): its strings in
+#   go_atari   the light board of go_bits_atari.cu: its strings in
 #              atari, candidates and plays against brute force and try_play
 #   go_rows    the row-per-lane Go kernel (one warp emulated) against the
 #              bitboard, position by position, and its replay
@@ -42,6 +42,10 @@ g++ -std=c++17 -O2 -w -I"$out" -I"$here" "$here/go_exact.cpp" -o "$out/go_exact"
 "$out/go_exact" "${4:-2000}"
 g++ -std=c++17 -O2 -w -I"$out" -I"$here" "$here/go_atari.cpp" -o "$out/go_atari"
 "$out/go_atari" "${7:-200}"
+# Again with a window of 4 words on every size (the whole board on 9x9):
+# other window edges, more strings leaving the window.
+g++ -std=c++17 -O2 -w -DGA_WINDOW=4 -I"$out" -I"$here" "$here/go_atari.cpp" -o "$out/go_atari4"
+"$out/go_atari4" "${7:-200}"
 # The row-per-lane kernel against the bitboard (slow: every warp shuffle
 # is two barriers of 32 threads).
 cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bitset.cu" "$here/../go_bits.cu" "$here/../go_rows.cu" |
