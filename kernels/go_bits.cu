@@ -420,17 +420,37 @@ __device__ __forceinline__ void gb_finish(const GbBoard<N>& b, i32 komi2, bool a
     gb_record_warp<N>(tables, head, active, first, area, score2, bw);
 }
 
-// Each warp plays 32 playouts side by side; warps loop until the leaf has
-// its playouts. The block (one leaf) gathers the statistics in shared
-// memory and flushes them once. The leaf's stones and each thread's
-// first-play sets (AMAF) live in shared memory, which keeps registers for
-// the board: a move reads and writes one word of its first-play sets.
-template <int N>
-__device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __restrict__ leaves,
-                                 u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
+// What a move step of a bitboard playout kernel returns besides the point
+// it played.
+enum { GB_PASS = -1, GB_AGAIN = -2 };
+
+// One leaf's playouts, the frame of the light kernels (go_bits_playouts,
+// go_bits_atari.cu's; the pattern kernel writes it out, see there); the
+// policy makes the moves. Each warp plays 32 playouts side by side; warps
+// loop until the leaf has its playouts. The block (one leaf) gathers the
+// statistics in shared memory and flushes them once. The leaf's stones and
+// each thread's first-play sets (AMAF) live in shared memory, which keeps
+// registers for the board: a move reads and writes one word of its
+// first-play sets.
+//
+// The warp steps together, one try per lane per step: `policy.step` makes
+// one move (returns the point played, or GB_PASS) or one try that failed
+// (GB_AGAIN: a drawn point rejected; the lane tries again at the next
+// step), so no lane waits inside a redraw loop for another. (Nsight
+// Compute, H200, 9x9: with a redraw loop inside each move, the warp turned
+// that loop 5.7 times a move at 6.5 active lanes; lanes drawing the
+// opponent's eyes late in a playout set the pace.) The vote at the top
+// keeps the lanes in step.
+//
+// Policy: `Board` (GbBoard<N> or a board derived from it);
+// `prepare(start)`, by every thread once the leaf's stones are loaded;
+// `begin(b, info)` for each playout, `b` set up from the leaf;
+// `int step(Board& b, Rng& rng)`.
+template <int N, class Policy>
+__device__ __forceinline__ void gb_leaf_playouts(const u8* __restrict__ boards, const GoLeaf* __restrict__ leaves,
+                                                 u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed,
+                                                 Policy& policy) {
     typedef GoGeo<N> G;
-    typedef Bits<G::W> B;
-    typedef GbLight<N> L;
     __shared__ SharedStats head;
     __shared__ u32 tables[5 * G::P];
     const u32 leaf = blockIdx.y;
@@ -442,42 +462,24 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
     __shared__ u32 first[2 * G::W * GB_BLOCK];  // [colour][word][thread]
     const GoLeaf info = leaves[leaf];
     gb_load_leaf<N>(boards + (u64)leaf * G::P, start);
+    policy.prepare(start);
     const int start_ko = info.ko >= 0 ? G::bit_of(info.ko) : -1;
     const u32 stride = gridDim.x * blockDim.x;
     for (u32 k0 = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); k0 < playouts_per_leaf; k0 += stride) {
         const u32 k = k0 + (threadIdx.x & 31);
         const bool active = k < playouts_per_leaf;
-        GbBoard<N> b;
+        typename Policy::Board b;
         gb_start<N>(b, info, start, first, start_ko);
+        policy.begin(b, info);
         Rng rng(playout_seed(seed, leaf, k));
         int passes = info.passes;
-        // The warp steps together, one try per lane per step: a lane draws
-        // a point from its candidates and tries it; after a suicide it
-        // drops the point and tries again at the next step, so no lane
-        // waits inside a redraw loop for another. (Nsight Compute, H200,
-        // 9x9: with a redraw loop inside each move, the warp turned that
-        // loop 5.7 times a move at 6.5 active lanes; lanes drawing the
-        // opponent's eyes late in a playout set the pace.) The vote at the
-        // top keeps the lanes in step.
         bool done = !active || passes >= 2;
-        int moves = 0, n = 0;
-        bool fresh = true;  // the candidates must be computed for this move
-        B cand;
+        int moves = 0;
         while (__any_sync(0xFFFFFFFFu, !done)) {
             if (done) continue;
-            if (fresh) {
-                cand = gb_candidates<N, L::sure_steps>(b);
-                n = popc(cand);
-                fresh = false;
-            }
-            if (n > 0) {
-                int p = select_bit(cand, (int)rng.below((u32)n));
-                B at = onehot<G::W>(p);
-                if (!b.template try_play<L::near, L::grow2>(at)) {
-                    cand = andnot(cand, at);
-                    --n;
-                    continue;
-                }
+            const int p = policy.step(b, rng);
+            if (p == GB_AGAIN) continue;
+            if (p >= 0) {
                 gb_note_first<N>(first, p, b.me);
                 passes = 0;
             } else {
@@ -485,13 +487,54 @@ __device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __
                 b.ko = -1;
             }
             b.turn();
-            fresh = true;
             done = ++moves >= 3 * G::P || passes >= 2;
         }
         gb_finish<N>(b, info.komi2, active, tables, &head, first);
     }
     __syncthreads();
     flush_stats(stats + (u64)leaf * stats_stride(G::P), tables, &head, G::P);
+}
+
+// Light playouts by drawing and trying: a point drawn from the candidates
+// (gb_candidates: no certain suicide) is tried, and dropped if suicide.
+template <int N>
+struct GbTryPolicy {
+    typedef GbBoard<N> Board;
+    typedef GbLight<N> L;
+    Bits<GoGeo<N>::W> cand;
+    int n;
+    bool fresh;  // the candidates must be computed for this move
+
+    __device__ __forceinline__ void prepare(const u32 (*)[GoGeo<N>::W]) {}
+    __device__ __forceinline__ void begin(Board&, const GoLeaf&) { fresh = true; }
+    __device__ __forceinline__ int step(Board& b, Rng& rng) {
+        if (fresh) {
+            cand = gb_candidates<N, L::sure_steps>(b);
+            n = popc(cand);
+            fresh = false;
+        }
+        if (n == 0) {
+            fresh = true;
+            return GB_PASS;
+        }
+        const int p = select_bit(cand, (int)rng.below((u32)n));
+        const Bits<GoGeo<N>::W> at = onehot<GoGeo<N>::W>(p);
+        if (!b.template try_play<L::near, L::grow2>(at)) {
+            cand = andnot(cand, at);
+            --n;
+            return GB_AGAIN;
+        }
+        fresh = true;
+        return p;
+    }
+};
+
+// The light kernel where GbLight<N>::atari is off (no board size now).
+template <int N>
+__device__ void go_bits_playouts(const u8* __restrict__ boards, const GoLeaf* __restrict__ leaves,
+                                 u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
+    GbTryPolicy<N> policy;
+    gb_leaf_playouts<N>(boards, leaves, stats, playouts_per_leaf, seed, policy);
 }
 
 // The board as one byte a point (0 empty, 1 Black, 2 White), the host's

@@ -306,74 +306,56 @@ struct GaBoard : GbBoard<N> {
     }
 };
 
-// go_bits_playouts (go_bits.cu) on a GaBoard: one draw a move, from the
-// exact candidates. The leaf's strings in atari are found once a block
-// (two threads, a colour each) and copied into each playout.
+// Light playouts on a GaBoard (gb_leaf_playouts in go_bits.cu is the
+// frame): one draw a move, from the exact candidates. The leaf's strings in
+// atari are found once a block (two threads, a colour each) and copied into
+// each playout.
+template <int N>
+struct GaPolicy {
+    typedef GaBoard<N> Board;
+    static constexpr int W = GoGeo<N>::W;
+    u32 (*start_atari)[W];  // shared: [colour][word]
+    GaScratch<N> scr;
+
+    __device__ __forceinline__ void prepare(const u32 (*start)[W]) {
+        if (threadIdx.x < 2) {
+            Bits<W> stones, empty;
+#pragma unroll
+            for (int i = 0; i < W; ++i) {
+                stones.w[i] = start[threadIdx.x][i];
+                empty.w[i] = go_masks<N>().all.w[i] & ~(start[0][i] | start[1][i]);
+            }
+            const Bits<W> a = GaBoard<N>::atari_stones(stones, empty);
+#pragma unroll
+            for (int i = 0; i < W; ++i) start_atari[threadIdx.x][i] = a.w[i];
+        }
+        __syncthreads();
+    }
+    __device__ __forceinline__ void begin(Board& b, const GoLeaf&) {
+#pragma unroll
+        for (int i = 0; i < W; ++i) {
+            b.aown.w[i] = start_atari[b.me][i];
+            b.aopp.w[i] = start_atari[b.me ^ 1][i];
+        }
+    }
+    __device__ __forceinline__ int step(Board& b, Rng& rng) {
+        const Bits<W> cand = b.candidates();
+        const int n = popc(cand);
+        if (n == 0) return GB_PASS;
+        const int p = select_bit(cand, (int)rng.below((u32)n));
+        b.play(p, scr);
+        return p;
+    }
+};
+
 template <int N>
 __device__ void go_bits_atari_playouts(const u8* __restrict__ boards, const GoLeaf* __restrict__ leaves,
                                        u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
     typedef GoGeo<N> G;
-    typedef Bits<G::W> B;
-    __shared__ SharedStats head;
-    __shared__ u32 tables[5 * G::P];
-    const u32 leaf = blockIdx.y;
-    if (blockDim.x > GB_BLOCK || (blockDim.x & 31)) __trap();
-    clear_shared(tables, &head, G::P);
-    __shared__ u32 start[2][G::W];
     __shared__ u32 start_atari[2][G::W];
-    __shared__ u32 first[2 * G::W * GB_BLOCK];  // [colour][word][thread]
     __shared__ u32 scratch[GaScratch<N>::SETS * G::W * GB_BLOCK];
-    const GaScratch<N> scr = {scratch + threadIdx.x};
+    GaPolicy<N> policy = {start_atari, {scratch + threadIdx.x}};
 #pragma unroll
-    for (int i = 0; i < G::W; ++i) scr.at(scr.BACK, i) = 0;
-    const GoLeaf info = leaves[leaf];
-    gb_load_leaf<N>(boards + (u64)leaf * G::P, start);
-    if (threadIdx.x < 2) {
-        B stones, empty;
-#pragma unroll
-        for (int i = 0; i < G::W; ++i) {
-            stones.w[i] = start[threadIdx.x][i];
-            empty.w[i] = go_masks<N>().all.w[i] & ~(start[0][i] | start[1][i]);
-        }
-        const B a = GaBoard<N>::atari_stones(stones, empty);
-#pragma unroll
-        for (int i = 0; i < G::W; ++i) start_atari[threadIdx.x][i] = a.w[i];
-    }
-    __syncthreads();
-    const int start_ko = info.ko >= 0 ? G::bit_of(info.ko) : -1;
-    const u32 stride = gridDim.x * blockDim.x;
-    for (u32 k0 = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); k0 < playouts_per_leaf; k0 += stride) {
-        const u32 k = k0 + (threadIdx.x & 31);
-        const bool active = k < playouts_per_leaf;
-        GaBoard<N> b;
-        gb_start<N>(b, info, start, first, start_ko);
-#pragma unroll
-        for (int i = 0; i < G::W; ++i) {
-            b.aown.w[i] = start_atari[b.me][i];
-            b.aopp.w[i] = start_atari[b.me ^ 1][i];
-        }
-        Rng rng(playout_seed(seed, leaf, k));
-        int passes = info.passes;
-        bool done = !active || passes >= 2;
-        int moves = 0;
-        while (__any_sync(0xFFFFFFFFu, !done)) {
-            if (done) continue;
-            const B cand = b.candidates();
-            const int n = popc(cand);
-            if (n > 0) {
-                const int p = select_bit(cand, (int)rng.below((u32)n));
-                b.play(p, scr);
-                gb_note_first<N>(first, p, b.me);
-                passes = 0;
-            } else {
-                passes++;
-                b.ko = -1;
-            }
-            b.turn();
-            done = ++moves >= 3 * G::P || passes >= 2;
-        }
-        gb_finish<N>(b, info.komi2, active, tables, &head, first);
-    }
-    __syncthreads();
-    flush_stats(stats + (u64)leaf * stats_stride(G::P), tables, &head, G::P);
+    for (int i = 0; i < G::W; ++i) policy.scr.at(policy.scr.BACK, i) = 0;
+    gb_leaf_playouts<N>(boards, leaves, stats, playouts_per_leaf, seed, policy);
 }

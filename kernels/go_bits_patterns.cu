@@ -229,9 +229,14 @@ __device__ __forceinline__ u32 gbp_pattern_moves(const GbBoard<N>& b, int last) 
     return found;
 }
 
-// As go_bits_playouts (same leaf loading, statistics and warp structure),
-// with the Patterns policy's move choice; kept apart so the measured
-// random kernel's code stays as it was.
+// gb_leaf_playouts (go_bits.cu: the same leaf loading, statistics and warp
+// structure) written out with the Patterns policy's move choice. Through
+// gb_leaf_playouts, as a policy whose step returns GB_AGAIN after a
+// rejection, it played the same playouts (devbench digests unchanged) but
+// slower (H200, 256 x 2048: 19x19 0.70 M against 0.79 M playouts/s, 13x13
+// 5.39-5.40 M against 5.81-5.82 M, 9x9 25.7-25.8 M against 26.8-27.0 M;
+// this kernel's 19x19 code already overflows the instruction cache), so
+// it keeps its own loop.
 template <int N>
 __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const GoLeaf* __restrict__ leaves,
                                          u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
