@@ -118,7 +118,8 @@ pub struct Cli {
     #[arg(long, value_delimiter = ',', global = true)]
     pub gpus: Option<Vec<usize>>,
 
-    /// More logging on stderr (-v info, -vv debug, -vvv trace).
+    /// More logging on stderr (-v info, -vv debug, -vvv trace); `RUST_LOG`,
+    /// when set, overrides it (e.g. `RUST_LOG=warpstone::search=debug`).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
 
@@ -275,21 +276,31 @@ fn parse_rave_equiv(s: &str) -> Result<f64, String> {
     Ok(x)
 }
 
-fn init_logging(verbose: u8) {
-    let level = match verbose {
-        0 => tracing::Level::WARN,
-        1 => tracing::Level::INFO,
-        2 => tracing::Level::DEBUG,
-        _ => tracing::Level::TRACE,
+/// Logs go to stderr (stdout carries protocol only). `RUST_LOG`, when set,
+/// chooses the filter (`warpstone::search=debug,warn`); otherwise `-v` /
+/// `-vv` / `-vvv` choose the level. A `RUST_LOG` that does not parse is a
+/// command-line error.
+fn init_logging(verbose: u8) -> Result<(), String> {
+    use tracing_subscriber::EnvFilter;
+    let filter = match std::env::var(EnvFilter::DEFAULT_ENV) {
+        Ok(spec) if !spec.trim().is_empty() => {
+            EnvFilter::try_new(&spec).map_err(|e| format!("RUST_LOG={spec:?}: {e}"))?
+        }
+        _ => EnvFilter::new(match verbose {
+            0 => "warn",
+            1 => "info",
+            2 => "debug",
+            _ => "trace",
+        }),
     };
-    // Logs go to stderr: stdout carries protocol only.
     use std::io::IsTerminal;
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
-        .with_max_level(level)
+        .with_env_filter(filter)
         .with_target(false)
         .try_init();
+    Ok(())
 }
 
 /// Leaves per GPU launch and playouts per leaf in the search (paper 003
@@ -377,7 +388,10 @@ fn default_threads() -> usize {
 /// Parses the command line, runs, and returns the exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    init_logging(cli.verbose);
+    if let Err(e) = init_logging(cli.verbose) {
+        eprintln!("warpstone: {e}");
+        return 2;
+    }
     let game = match cli.game {
         GameArg::Go => GameKind::Go,
         GameArg::Havannah => GameKind::Havannah,
