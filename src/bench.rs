@@ -1,6 +1,7 @@
 //! `warpstone bench`: playout and search speed, one JSON object per line on
 //! stdout (the only thing this subcommand prints there).
 
+use crate::bench_record::{per_second, rounded, BenchRecord};
 use crate::cli::PolicyArg;
 use crate::engine::GameKind;
 use crate::game::{go, havannah, Game};
@@ -120,17 +121,24 @@ where
 
 fn print_playouts(game: &str, options: &BenchOptions, policy: &str, m: &Measured) {
     let secs = m.elapsed.as_secs_f64();
-    println!(
-        "{{\"game\":\"{game}\",\"size\":{},\"backend\":\"cpu\",\"threads\":{},\"policy\":\"{policy}\",\
-         \"seconds\":{secs:.3},\"playouts\":{},\"playouts_per_sec\":{:.0},\
-         \"playouts_per_sec_per_thread\":{:.0},\"moves_per_playout\":{:.2}}}",
-        options.size,
-        options.threads,
-        m.playouts,
-        m.playouts as f64 / secs,
-        m.playouts as f64 / secs / options.threads as f64,
-        m.moves as f64 / m.playouts.max(1) as f64,
-    );
+    let record = BenchRecord {
+        mode: "playouts",
+        game: game.into(),
+        size: options.size,
+        backend: "cpu".into(),
+        policy: Some(policy.into()),
+        threads: Some(options.threads),
+        seconds: Some(rounded(secs, 3)),
+        playouts: Some(m.playouts),
+        playouts_per_second: per_second(m.playouts as f64, secs),
+        playouts_per_second_per_thread: Some(per_second(
+            m.playouts as f64 / options.threads.max(1) as f64,
+            secs,
+        )),
+        moves_per_playout: Some(rounded(m.moves as f64 / m.playouts.max(1) as f64, 2)),
+        ..BenchRecord::default()
+    };
+    println!("{}", record.line());
 }
 
 /// The whole search (tree descent, expansion, playout, backup) from the
@@ -157,19 +165,23 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) {
     };
     let info = search.run(&limits, &AtomicBool::new(false), None);
     let secs = info.elapsed.as_secs_f64().max(1e-9);
-    println!(
-        "{{\"game\":\"{game}\",\"size\":{},\"backend\":\"{backend}\",\"threads\":{},\"trees\":{},\"mode\":\"search\",\
-         \"seconds\":{secs:.3},\"iterations\":{},\"iterations_per_sec\":{:.0},\"playouts_per_sec\":{:.0},\
-         \"nodes\":{},\"memory_bytes\":{}}}",
-        options.size,
-        options.threads,
-        search.config().tree_count(),
-        info.iterations,
-        info.iterations as f64 / secs,
-        info.playouts as f64 / secs,
-        info.nodes,
-        info.memory_bytes,
-    );
+    let record = BenchRecord {
+        mode: "search",
+        game: game.into(),
+        size: options.size,
+        backend: backend.into(),
+        threads: Some(options.threads),
+        trees: Some(search.config().tree_count()),
+        seconds: Some(rounded(secs, 3)),
+        iterations: Some(info.iterations),
+        playouts: Some(info.playouts),
+        playouts_per_second: per_second(info.playouts as f64, secs),
+        iterations_per_second: Some(per_second(info.iterations as f64, secs)),
+        nodes: Some(info.nodes as u64),
+        tree_memory_bytes: Some(info.memory_bytes as u64),
+        ..BenchRecord::default()
+    };
+    println!("{}", record.line());
 }
 
 /// `warpstone bench --all-moves`: the all-moves evaluation of one position
@@ -212,19 +224,24 @@ pub fn all_moves<G: crate::sim::cuda::KernelPosition>(
         ));
     }
     let best = rated.best().unwrap_or(0);
-    println!(
-        "{{\"mode\":\"all-moves\",\"game\":\"{game}\",\"size\":{size},\"backend\":\"{}\",\"position_moves\":{},\
-         \"to_move\":\"{}\",\"moves_evaluated\":{},\"playouts_per_move\":{},\"seconds\":{secs:.4},\
-         \"warmup_seconds\":{warmup:.4},\"playouts_per_sec\":{:.0},\"best_move\":\"{}\",\"best_win_rate\":{:.4}}}",
-        sim.name(),
-        moves,
-        mover.name(),
-        children.leaves.len(),
-        playouts.max(1),
-        rated.playouts as f64 / secs,
-        name_move(&pos, children.moves[best]),
-        rated.win_rates[best],
-    );
+    let record = BenchRecord {
+        mode: "all-moves",
+        game: game.into(),
+        size,
+        backend: sim.name().into(),
+        position_moves: Some(moves),
+        to_move: Some(mover.name().into()),
+        moves_evaluated: Some(children.leaves.len()),
+        playouts_per_move: Some(playouts.max(1)),
+        seconds: Some(rounded(secs, 4)),
+        warmup_seconds: Some(rounded(warmup, 4)),
+        playouts: Some(rated.playouts),
+        playouts_per_second: per_second(rated.playouts as f64, secs),
+        best_move: Some(name_move(&pos, children.moves[best])),
+        best_win_rate: Some(rounded(rated.win_rates[best] as f64, 4)),
+        ..BenchRecord::default()
+    };
+    println!("{}", record.line());
     Ok(())
 }
 

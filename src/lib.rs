@@ -15,9 +15,11 @@
 //! - [`sim`]: the [`sim::Simulator`] trait that evaluates batches of leaves;
 //!   the CPU simulator and the per-game playout policies.
 //! - [`game`]: rules only: Go, Havannah.
-//! - [`bench`](mod@bench): playout and search benchmarks printing JSON lines.
+//! - [`bench`](mod@bench): playout and search benchmarks printing JSON lines
+//!   of one schema, [`bench_record::BenchRecord`].
 
 pub mod bench;
+pub mod bench_record;
 pub mod cli;
 pub mod engine;
 pub mod game;

@@ -4,7 +4,7 @@
 //!
 //! 1. `"mode":"kernel"`: the raw kernel rate, one thread launching
 //!    `--leaves` fixed positions × `--playouts` (the shape of the kernel
-//!    table in the README) — the figure the search is measured against;
+//!    table in `docs/speed.md`) — the figure the search is measured against;
 //! 2. `"mode":"kernel-batches"`: the rate at the search's own batch shape
 //!    (`--gpu-leaves` × `--gpu-playouts`) with every launch slot kept busy
 //!    by its own thread — what the GPU gives at that shape, tree aside;
@@ -12,6 +12,7 @@
 //!    `--seconds`, playouts backed up per second, and that as a fraction of
 //!    (1) and of (2).
 
+use crate::bench_record::{per_second, rounded, BenchRecord};
 use crate::search::{Limits, Search, SearchConfig};
 use crate::sim::cuda::{check::fixed_positions, CudaError, GpuSimulator, KernelPosition};
 use crate::sim::go_rollout::GoPolicy;
@@ -56,18 +57,28 @@ pub fn run<G: KernelPosition + Rollout>(
         "go" => opts.go_policy.name(),
         _ => "random",
     };
-    let head = format!(
-        "\"backend\":\"cuda\",\"device\":\"{device}\",\"gpus\":{},\"slots\":{},\"game\":\"{game}\",\"size\":{size},\"policy\":\"{policy}\"",
-        sim.gpu_count(),
-        sim.slot_count()
-    );
+    let head = BenchRecord {
+        game: game.into(),
+        size,
+        backend: "cuda".into(),
+        device: Some(device),
+        gpus: Some(sim.gpu_count()),
+        slots: Some(sim.slot_count()),
+        policy: Some(policy.into()),
+        ..BenchRecord::default()
+    };
 
     let positions = fixed_positions(start, opts.leaves, spread, 7);
     let kernel = timed_batches(&sim, &positions, opts.playouts, 1, Duration::ZERO, 3)?;
-    println!(
-        "{{{head},\"mode\":\"kernel\",\"leaves\":{},\"playouts_per_leaf\":{},\"threads\":1,\"playouts_per_sec\":{kernel:.0}}}",
-        opts.leaves, opts.playouts
-    );
+    let line = BenchRecord {
+        mode: "kernel",
+        leaves: Some(opts.leaves),
+        playouts_per_leaf: Some(opts.playouts),
+        threads: Some(1),
+        playouts_per_second: per_second(kernel, 1.0),
+        ..head.clone()
+    };
+    println!("{}", line.line());
 
     let positions = fixed_positions(start, opts.gpu_leaves, spread, 7);
     let shape = timed_batches(
@@ -78,12 +89,15 @@ pub fn run<G: KernelPosition + Rollout>(
         Duration::from_secs_f64(opts.seconds.clamp(0.5, 3.0)),
         3,
     )?;
-    println!(
-        "{{{head},\"mode\":\"kernel-batches\",\"leaves\":{},\"playouts_per_leaf\":{},\"threads\":{},\"playouts_per_sec\":{shape:.0}}}",
-        opts.gpu_leaves,
-        opts.gpu_playouts,
-        sim.slot_count()
-    );
+    let line = BenchRecord {
+        mode: "kernel-batches",
+        leaves: Some(opts.gpu_leaves),
+        playouts_per_leaf: Some(opts.gpu_playouts),
+        threads: Some(sim.slot_count()),
+        playouts_per_second: per_second(shape, 1.0),
+        ..head.clone()
+    };
+    println!("{}", line.line());
 
     let config = SearchConfig {
         threads: opts.threads.max(1),
@@ -104,20 +118,23 @@ pub fn run<G: KernelPosition + Rollout>(
     let info = search.run(&limits, &AtomicBool::new(false), None);
     let secs = info.elapsed.as_secs_f64().max(1e-9);
     let rate = info.playouts as f64 / secs;
-    println!(
-        "{{{head},\"mode\":\"search\",\"leaves_per_batch\":{},\"playouts_per_leaf\":{},\"threads\":{},\"trees\":{},\
-         \"seconds\":{secs:.3},\"iterations\":{},\"backed_up_playouts_per_sec\":{rate:.0},\
-         \"fraction_of_kernel\":{:.3},\"fraction_of_kernel_batches\":{:.3},\"nodes\":{},\"gpu_memory_bytes\":{}}}",
-        opts.gpu_leaves,
-        opts.gpu_playouts,
-        opts.threads,
-        search.config().tree_count(),
-        info.iterations,
-        rate / kernel.max(1.0),
-        rate / shape.max(1.0),
-        info.nodes,
-        sim.memory_bytes(),
-    );
+    let line = BenchRecord {
+        mode: "search",
+        leaves: Some(opts.gpu_leaves),
+        playouts_per_leaf: Some(opts.gpu_playouts),
+        threads: Some(opts.threads),
+        trees: Some(search.config().tree_count()),
+        seconds: Some(rounded(secs, 3)),
+        iterations: Some(info.iterations),
+        playouts: Some(info.playouts),
+        playouts_per_second: per_second(rate, 1.0),
+        fraction_of_kernel: Some(rounded(rate / kernel.max(1.0), 3)),
+        fraction_of_kernel_batches: Some(rounded(rate / shape.max(1.0), 3)),
+        nodes: Some(info.nodes as u64),
+        gpu_memory_bytes: Some(sim.memory_bytes() as u64),
+        ..head
+    };
+    println!("{}", line.line());
     Ok(())
 }
 

@@ -154,7 +154,7 @@ fn log_search<M: std::fmt::Debug>(info: &SearchInfo<M>) {
     let best = info.candidates.first();
     tracing::info!(
         playouts = info.playouts,
-        playouts_per_sec = (info.playouts as f64 / secs) as u64,
+        playouts_per_second = (info.playouts as f64 / secs) as u64,
         winrate = info.winrate,
         best = ?best.map(|c| &c.mv),
         visits = best.map(|c| c.visits).unwrap_or(0),

@@ -7,6 +7,7 @@ use super::input::KernelPosition;
 use super::positions::GoWithPolicy;
 use super::simulator::CudaSimulator;
 use super::CudaError;
+use crate::bench_record::{per_second, BenchRecord};
 use crate::game::{go, havannah};
 use crate::sim::LeafStats;
 use std::time::Instant;
@@ -27,13 +28,30 @@ pub struct BenchLine {
     pub device: String,
 }
 
+impl BenchLine {
+    /// The line in the schema every `bench` measurement shares.
+    pub fn record(&self) -> BenchRecord {
+        BenchRecord {
+            mode: "kernel",
+            game: self.game.into(),
+            size: self.size,
+            backend: "cuda".into(),
+            device: Some(self.device.clone()),
+            kernel: Some(self.kernel.into()),
+            policy: Some(self.policy.into()),
+            leaves: Some(self.leaves),
+            playouts_per_leaf: Some(self.playouts_per_leaf),
+            threads_per_sm: Some(self.threads_per_sm),
+            playouts_per_second: per_second(self.playouts_per_second, 1.0),
+            gpu_memory_bytes: Some(self.memory_bytes as u64),
+            ..BenchRecord::default()
+        }
+    }
+}
+
 impl std::fmt::Display for BenchLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{{\"backend\":\"cuda\",\"device\":\"{}\",\"game\":\"{}\",\"size\":{},\"kernel\":\"{}\",\"policy\":\"{}\",\"leaves\":{},\"playouts_per_leaf\":{},\"threads_per_sm\":{},\"playouts_per_second\":{:.0},\"memory_bytes\":{}}}",
-            self.device, self.game, self.size, self.kernel, self.policy, self.leaves, self.playouts_per_leaf, self.threads_per_sm, self.playouts_per_second, self.memory_bytes
-        )
+        f.write_str(&self.record().line())
     }
 }
 
