@@ -79,16 +79,6 @@ impl<G: Game> Search<G> {
         });
     }
 
-    /// A new node-memory cap; the trees start afresh (they may not fit).
-    pub fn set_max_memory(&mut self, bytes: usize) {
-        self.config.max_memory_bytes = bytes;
-        self.trees = fresh_trees(&self.config);
-    }
-
-    pub fn set_seed(&mut self, seed: u64) {
-        self.config.seed = seed;
-    }
-
     pub fn set_resign_threshold(&mut self, threshold: Option<f32>) {
         self.config.resign_threshold = threshold;
     }

@@ -114,14 +114,6 @@ impl Position {
     }
 }
 
-/// Number of moves (plays and passes) of one playout from `pos`; for
-/// benchmarks reporting playout length.
-pub fn playout_length(pos: &Position, policy: GoPolicy, rng: &mut FastRng) -> usize {
-    let mut playout = Playout::new(pos);
-    playout.run_policy(policy, rng);
-    playout.moves
-}
-
 /// The state of one playout.
 struct Playout {
     board: Board,

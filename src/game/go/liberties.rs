@@ -22,13 +22,6 @@ impl Board {
         self.chain(p).size as usize
     }
 
-    /// Pseudo-liberty count of the chain through stone `p` (an upper bound
-    /// on its liberties; zero exactly when it has none).
-    #[inline]
-    pub fn pseudo_liberties(&self, p: usize) -> usize {
-        self.chain(p).libs as usize
-    }
-
     /// Whether the chain through stone `p` has exactly one liberty.
     #[inline]
     pub fn in_atari(&self, p: usize) -> bool {

@@ -216,12 +216,6 @@ impl Position {
             .map(|&x| Cell(x))
     }
 
-    /// Appends the empty cells to `out` (cleared first), in index order.
-    pub fn empty_cells(&self, out: &mut Vec<Cell>) {
-        out.clear();
-        out.extend(self.cells().filter(|&c| self.board[c.0 as usize] == EMPTY));
-    }
-
     /// The empty cells as raw indices into `out`; returns how many. The
     /// allocation-free form used by playouts.
     #[inline]

@@ -39,13 +39,6 @@ impl Slot {
             host_stats: Vec::new(),
         }
     }
-
-    /// Device bytes this slot holds now.
-    pub fn device_bytes(&self) -> usize {
-        self.boards.as_ref().map_or(0, |b| b.num_bytes())
-            + self.headers.as_ref().map_or(0, |b| b.num_bytes())
-            + self.stats.as_ref().map_or(0, |b| b.num_bytes())
-    }
 }
 
 /// Makes `buf` hold at least `len` elements, reallocating on `stream` when
