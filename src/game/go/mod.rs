@@ -12,6 +12,7 @@ pub mod board;
 mod display;
 mod game;
 mod handicap;
+#[cfg(test)]
 mod invariants;
 mod liberties;
 mod position;

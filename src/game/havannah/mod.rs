@@ -24,17 +24,18 @@
 //! the design paper), each root carrying a 6-bit corner mask and a 6-bit
 //! edge mask, so bridges and forks cost one look-up per move. Rings are
 //! found exactly by two local tests, justified in `position.rs`, and checked
-//! against the flood-fill definition in [`reference`](mod@reference).
+//! against the flood-fill definition in `reference.rs` (tests only).
 //!
 //! Files: `geometry` (numbering, neighbours, tables), `position` (state,
 //! moves, wins, the [`Game`](crate::game::Game) impl), `display`
 //! (coordinates text, showboard), [`hgf`] (LittleGolem records),
-//! [`reference`](mod@reference) (slow definitions for tests and kernel checks).
+//! `reference` (slow definitions, compiled for tests only).
 
 mod display;
 mod geometry;
 pub mod hgf;
 mod position;
+#[cfg(test)]
 pub mod reference;
 
 #[cfg(test)]

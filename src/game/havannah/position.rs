@@ -27,7 +27,7 @@
 //!    run of three friendly neighbours of c: only those are looked at.
 //!
 //! `tests::props` checks both against the flood-fill definition in
-//! [`super::reference`](mod@super::reference) on random games.
+//! `super::reference` (compiled for tests) on random games.
 
 use super::geometry::{
     geometry, opposite, Geometry, BLACK_TO_MOVE_KEY, CORNER_BITS, EDGE_SHIFT, RUNS, SLOTS,

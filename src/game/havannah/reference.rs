@@ -1,8 +1,8 @@
 //! Slow, plain win checks straight from the definitions, by flood fill over
 //! the stones on the board. They share nothing with the incremental
 //! detection in `position.rs` but the public board API (not even the corner
-//! and edge tables), so tests can prove one against the other; they are also
-//! the yardstick for GPU kernels. Allocating and slow: tests only.
+//! and edge tables), so tests can prove one against the other. Allocating
+//! and slow: compiled for tests only.
 
 use super::{Cell, Position};
 use crate::game::Color;
