@@ -9,7 +9,7 @@ use crate::sim::cpu::CpuSimulator;
 use crate::sim::Rollout;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn trees(threads: usize, trees: usize) -> SearchConfig {
     SearchConfig {
@@ -175,14 +175,11 @@ fn no_batch_is_started_that_would_end_past_the_deadline() {
     let sim = Arc::new(Slow::<TicTacToe>::new(200, 0));
     let mut s = Search::new(trees(1, 1), sim.clone());
     s.set_position(&TicTacToe::new());
-    let clock = Instant::now();
     s.run(&timed(500), &AtomicBool::new(false), None);
-    let took = clock.elapsed();
-    // Without the rule a third batch would start (and end at 600 ms);
-    // the count is the check, the time only a loose one (a loaded
-    // machine sleeps late).
+    // Without the rule a third batch would start (and end at 600 ms). The
+    // batch count is the check: the run's duration depends on how late a
+    // loaded machine wakes from its sleeps, the count on the rule alone.
     assert_eq!(sim.batches.load(Ordering::Relaxed), 2);
-    assert!(took < Duration::from_millis(1000), "{took:?}");
 }
 
 #[test]
@@ -211,10 +208,8 @@ fn batch_size_follows_the_time_a_batch_takes() {
     let sim = Arc::new(Slow::<TicTacToe>::new(0, 4));
     let mut s = Search::new(config, sim);
     s.set_position(&TicTacToe::new());
-    let clock = Instant::now();
     s.run(&timed(400), &AtomicBool::new(false), None);
-    // Loose: the deadline rule, not the machine's speed, is what is checked.
-    assert!(clock.elapsed() < Duration::from_millis(700));
+    // The size the batches grew to is the check, not the run's duration.
     assert!((16..=32).contains(&s.batch_leaves), "{}", s.batch_leaves);
     // A new game may be on a slower board: start small again.
     s.clear();
@@ -236,17 +231,14 @@ fn threads_sharing_a_device_keep_their_batches_in_time() {
     let sim = Arc::new(Slow::<TicTacToe>::new(0, 1).queued());
     let mut s = Search::new(config, sim.clone());
     s.set_position(&TicTacToe::new());
-    let clock = Instant::now();
     s.run(&timed(400), &AtomicBool::new(false), None);
-    let took = clock.elapsed();
     // No batch grew past the first ones (16 leaves): the device can back
     // up at most 1,000 leaves a second, a fair share of a quarter of the
     // budget is about 6 leaves a thread, and a slower machine only makes
-    // that smaller. The first rule grew them to 128. (Wall time, 364-398
-    // ms on an idle machine against the first rule's 580-605 ms, is only
-    // checked loosely: a loaded CI machine took 643 ms.)
+    // that smaller. A rule that doubled the shared size after every quick
+    // batch grew them to 128, and a 400 ms run then took about 600 ms; the
+    // batch sizes, not the run's duration, are what is checked.
     let largest = sim.largest.load(Ordering::Relaxed);
     assert!(largest <= 16, "a batch of {largest} leaves");
     assert!(s.batch_leaves <= 16, "{}", s.batch_leaves);
-    assert!(took < Duration::from_millis(1500), "{took:?}");
 }
