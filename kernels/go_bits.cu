@@ -27,7 +27,7 @@
 // (see there; go_rows.cu computes the 0-step set; the light kernel's are
 // in GbLight). H200, 256 leaves x 2048 light playouts, 9x9 / 13x13 /
 // 19x19: 0 steps 102 / 27.0 / 6.4 M, 4 steps 123-127 / 34.3-34.9 / 7.6 M;
-// 6 steps no better, 8 and 12 slower (kernels/NOTES.md, "Certain suicides
+// 6 steps no better, 8 and 12 slower (docs/gpu-kernels.md, "Certain suicides
 // along strings").
 #ifndef GB_SURE_STEPS
 #define GB_SURE_STEPS 4
@@ -35,7 +35,7 @@
 
 // The light kernel's settings per board size, each measured against the
 // others on an H100 or H200 with kernels/devbench (256 leaves x 2048
-// playouts, kernels/NOTES_19x19.md):
+// playouts, docs/gpu-kernels-19x19.md):
 //   near        the `near_liberty` steps `try_play` takes before growing;
 //   sure_steps  the steps of `sure_suicides`;
 //   grow2       `grow` takes two steps between tests;

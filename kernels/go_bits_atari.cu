@@ -16,7 +16,7 @@
 // random stream differs and the distribution does not. go_bits.cu's light
 // kernel plays this way where GbLight says so: on 19x19 first (H200, 256
 // leaves x 2048, 9.60-9.66 M playouts/s against 9.01-9.05 M; on 9x9 and
-// 13x13 within 1%, kernels/NOTES_19x19.md), on every size since its string
+// 13x13 within 1%, docs/gpu-kernels-19x19.md), on every size since its string
 // growths run on a window of the board around the move (GaWindow; 19x19
 // 11.9 M to 16.1 M, 13x13 40.8 M to 57.7 M, 9x9 143 M to 167 M).
 // hostcheck/go_atari.cpp checks the sets, the candidates and every play

@@ -21,7 +21,7 @@
 // in atari touching many opponent stones in atari to get there.
 //
 // The warp keeps go_bits.cu's structure, one try per lane per step (see
-// there and NOTES.md): a step starts a move (atari pick, pattern set, the
+// there and docs/gpu-kernels.md): a step starts a move (atari pick, pattern set, the
 // first draw) or makes one more draw after a rejection.
 //
 // Needs common.cuh, go_weights.cu (the pattern table), go.cu (GoLeaf) and

@@ -3,7 +3,7 @@
 // draw and one try per lane per step; candidates recomputed after each
 // move), from the empty board. Per step the warp pays the candidate sets if
 // any lane needs them, one try, and as many grow steps as its slowest lane
-// takes. It prints what the kernel's cost follows (kernels/NOTES.md, "Why
+// takes. It prints what the kernel's cost follows (docs/gpu-kernels.md, "Why
 // 19x19 stays near 6.4 M"): warp steps per 32 playouts and grow steps per
 // warp step. A measurement, not a check. Built and run by warp_model.sh.
 // It models go_bits_playouts with GbLight's growth settings and, second,

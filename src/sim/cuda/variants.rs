@@ -1,5 +1,5 @@
 //! The kernel flavours the backend can launch, per game: which source
-//! and entry point runs (see `kernels/NOTES.md`), chosen by
+//! and entry point runs (see `docs/gpu-kernels.md`), chosen by
 //! [`super::tuning`] unless a caller sets one.
 
 use super::compile::Source;
