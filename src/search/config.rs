@@ -80,7 +80,7 @@ pub const FIRST_BATCH_DIVISOR: usize = 8;
 /// 1 s a move, 4 instead of 32 found the move a sequential search finds
 /// in the line of four of eight losses, backed up as many playouts a
 /// second, and scored 93.9% against GNU Go where 32 scored 87.2% on the
-/// same 98 seeds (twelfth session; `virtual_loss_per_leaf`). On the CPU a
+/// same 98 seeds (`virtual_loss_per_leaf`; `docs/search-tuning.md`). On the CPU a
 /// leaf has one playout, so this changes nothing there.
 pub const VIRTUAL_LOSS_CAP: u32 = 4;
 /// The largest `--virtual-loss`: with at most 1,024 threads of at most
@@ -172,8 +172,8 @@ impl SearchConfig {
     /// most [`VIRTUAL_LOSS_CAP`].
     ///
     /// Why the cap: after E5 C4 C5 B5 D4 C3 (9x9, komi 7), the position of
-    /// four of the GPU engine's eight losses against GNU Go (eleventh
-    /// session), one H200 at 1 s a move chose B6 with 32 losses a leaf, and
+    /// four of the GPU engine's eight losses against GNU Go in a 100-game
+    /// match at the defaults then, one H200 at 1 s a move chose B6 with 32 losses a leaf, and
     /// C6 with 1, 4 or 8, as a sequential CPU search of 160k playouts does
     /// (GNU Go's second choice after E2). A CPU search with the GPU's
     /// batches of 1,024 leaves of 32 playouts behaved the same, and chose
