@@ -276,23 +276,11 @@ fn parse_rave_equiv(s: &str) -> Result<f64, String> {
     Ok(x)
 }
 
-/// Logs go to stderr (stdout carries protocol only). `RUST_LOG`, when set,
-/// chooses the filter (`warpstone::search=debug,warn`); otherwise `-v` /
-/// `-vv` / `-vvv` choose the level. A `RUST_LOG` that does not parse is a
-/// command-line error.
+/// Logs go to stderr (stdout carries protocol only), filtered by
+/// [`log_filter`] from `RUST_LOG` and `-v`.
 fn init_logging(verbose: u8) -> Result<(), String> {
-    use tracing_subscriber::EnvFilter;
-    let filter = match std::env::var(EnvFilter::DEFAULT_ENV) {
-        Ok(spec) if !spec.trim().is_empty() => {
-            EnvFilter::try_new(&spec).map_err(|e| format!("RUST_LOG={spec:?}: {e}"))?
-        }
-        _ => EnvFilter::new(match verbose {
-            0 => "warn",
-            1 => "info",
-            2 => "debug",
-            _ => "trace",
-        }),
-    };
+    let rust_log = std::env::var(tracing_subscriber::EnvFilter::DEFAULT_ENV).ok();
+    let filter = log_filter(rust_log.as_deref(), verbose)?;
     use std::io::IsTerminal;
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -301,6 +289,27 @@ fn init_logging(verbose: u8) -> Result<(), String> {
         .with_target(false)
         .try_init();
     Ok(())
+}
+
+/// `RUST_LOG`, when set and not blank, chooses the filter
+/// (`warpstone::search=debug,warn`); otherwise `-v` / `-vv` / `-vvv` choose
+/// the level (warn without). A `RUST_LOG` that does not parse is an error.
+fn log_filter(
+    rust_log: Option<&str>,
+    verbose: u8,
+) -> Result<tracing_subscriber::EnvFilter, String> {
+    use tracing_subscriber::EnvFilter;
+    match rust_log {
+        Some(spec) if !spec.trim().is_empty() => {
+            EnvFilter::try_new(spec).map_err(|e| format!("RUST_LOG={spec:?}: {e}"))
+        }
+        _ => Ok(EnvFilter::new(match verbose {
+            0 => "warn",
+            1 => "info",
+            2 => "debug",
+            _ => "trace",
+        })),
+    }
 }
 
 /// Leaves per GPU launch and playouts per leaf in the search (paper 003

@@ -149,3 +149,20 @@ fn check_gpu_takes_size_lists() {
     assert_eq!(args.go_sizes, Some(vec![]));
     assert_eq!(args.hex_sizes, Some(vec![8, 10]));
 }
+
+#[test]
+fn rust_log_chooses_the_filter_and_v_is_the_fallback() {
+    use tracing::level_filters::LevelFilter;
+    let max = |rust_log: Option<&str>, v: u8| log_filter(rust_log, v).unwrap().max_level_hint();
+    assert_eq!(max(None, 0), Some(LevelFilter::WARN));
+    assert_eq!(max(None, 1), Some(LevelFilter::INFO));
+    assert_eq!(max(None, 2), Some(LevelFilter::DEBUG));
+    assert_eq!(max(Some("  "), 2), Some(LevelFilter::DEBUG));
+    // RUST_LOG wins over -v, per module too.
+    assert_eq!(max(Some("error"), 2), Some(LevelFilter::ERROR));
+    assert_eq!(
+        max(Some("warpstone::search=trace,warn"), 0),
+        Some(LevelFilter::TRACE)
+    );
+    assert!(log_filter(Some("a=b=c"), 0).is_err());
+}
