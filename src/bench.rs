@@ -57,24 +57,31 @@ pub fn run(options: &BenchOptions) -> Result<(), String> {
                 let m = measure(&pos, options, |p, rng, rec, own| {
                     p.rollout_with(go_policy, rng, rec, own)
                 });
-                print_playouts("go", options, go_policy.name(), &m);
+                print_playouts("go", options, go_policy.name(), &m)?;
             }
             if options.search {
-                search_bench("go", &pos, options);
+                search_bench("go", &pos, options)?;
             }
         }
         GameKind::Havannah => {
             let pos = havannah::Position::new(options.size).map_err(|e| e.to_string())?;
             if options.tree_only.is_none() {
                 let m = measure(&pos, options, |p, rng, rec, own| p.rollout(rng, rec, own));
-                print_playouts("havannah", options, "random", &m);
+                print_playouts("havannah", options, "random", &m)?;
             }
             if options.search {
-                search_bench("havannah", &pos, options);
+                search_bench("havannah", &pos, options)?;
             }
         }
     }
     Ok(())
+}
+
+/// Prints one line; a closed stdout ends the bench with an error.
+fn print(record: &BenchRecord) -> Result<(), String> {
+    record
+        .print()
+        .map_err(|e| format!("writing to stdout: {e}"))
 }
 
 /// Runs playouts from `pos` on every thread until the time is up.
@@ -119,7 +126,12 @@ where
     }
 }
 
-fn print_playouts(game: &str, options: &BenchOptions, policy: &str, m: &Measured) {
+fn print_playouts(
+    game: &str,
+    options: &BenchOptions,
+    policy: &str,
+    m: &Measured,
+) -> Result<(), String> {
     let secs = m.elapsed.as_secs_f64();
     let record = BenchRecord {
         mode: "playouts",
@@ -138,12 +150,12 @@ fn print_playouts(game: &str, options: &BenchOptions, policy: &str, m: &Measured
         moves_per_playout: Some(rounded(m.moves as f64 / m.playouts.max(1) as f64, 2)),
         ..BenchRecord::default()
     };
-    println!("{}", record.line());
+    print(&record)
 }
 
 /// The whole search (tree descent, expansion, playout, backup) from the
 /// starting position for the given time.
-fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) {
+fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) -> Result<(), String> {
     let (sim, backend): (Arc<dyn Simulator<G>>, _) = match options.tree_only {
         Some(_) => (Arc::new(SyntheticSimulator::<G>::new()), "synthetic"),
         None => (Arc::new(CpuSimulator::<G>::new()), "cpu"),
@@ -181,7 +193,7 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) {
         tree_memory_bytes: Some(info.memory_bytes as u64),
         ..BenchRecord::default()
     };
-    println!("{}", record.line());
+    print(&record)
 }
 
 /// `warpstone bench --all-moves`: the all-moves evaluation of one position
@@ -241,8 +253,7 @@ pub fn all_moves<G: crate::sim::cuda::KernelPosition>(
         best_win_rate: Some(rounded(rated.win_rates[best] as f64, 4)),
         ..BenchRecord::default()
     };
-    println!("{}", record.line());
-    Ok(())
+    print(&record)
 }
 
 /// The board size as the command line names it (Go: side of the square;

@@ -97,6 +97,17 @@ impl BenchRecord {
     }
 }
 
+impl BenchRecord {
+    /// Writes the line to stdout. An error (a closed pipe: `bench | head`)
+    /// is returned rather than a panic, so the caller can stop measuring.
+    pub fn print(&self) -> std::io::Result<()> {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", self.line())?;
+        out.flush()
+    }
+}
+
 /// A rate as printed: whole units per second (0 for a non-finite value).
 pub fn per_second(count: f64, seconds: f64) -> u64 {
     let rate = count / seconds.max(1e-9);
