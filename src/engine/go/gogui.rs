@@ -209,6 +209,7 @@ impl GoSession {
             interval: LIVE_GFX_INTERVAL,
             format,
             on_input: OnInput::Queue,
+            filter: None,
         })
     }
 }

@@ -123,6 +123,7 @@ impl GoSession {
             interval: std::time::Duration::ZERO,
             format: Box::new(|_| String::new()),
             on_input: OnInput::Stop,
+            filter: None,
         };
         let _ = self
             .thinker
