@@ -42,6 +42,7 @@ impl GoSession {
         // Analysis shows what a referee would score (cleanup may have
         // switched that off for the moves it played).
         self.thinker.set_judge_two_passes(true);
+        let root = pos.clone();
         // No limit: the stream ends when the controller sends anything.
         if let Some(thought) = self
             .thinker
@@ -49,6 +50,7 @@ impl GoSession {
             .await
         {
             self.last_info = Some(thought.info);
+            self.last_root = Some(root);
         }
         let _ = conn.write("\n");
         Reply::Streamed
