@@ -130,8 +130,14 @@ pub fn rate_leaves_within<G: Game>(
     seed: u64,
     stop: &AtomicBool,
 ) -> Rated {
+    if leaves.is_empty() {
+        return Rated {
+            win_rates: Vec::new(),
+            playouts: 0,
+        };
+    }
     let start = Instant::now();
-    let count = leaves.len().max(1) as u64;
+    let count = leaves.len() as u64;
     let by_playouts = limits.playouts.map_or(u64::MAX, |p| (p / count).max(1));
     let target = by_playouts.min(u64::from(per_leaf.max(1))) as u32;
     let mut stats = vec![LeafStats::default(); leaves.len()];
@@ -343,6 +349,11 @@ mod tests {
         );
         assert_eq!(rated.playouts, 81);
         assert!(rated.win_rates.iter().all(|v| (0.0..=1.0).contains(v)));
+        // No move at all (a finished game): nothing to simulate.
+        let calls = sim.calls.load(Ordering::Relaxed);
+        let none = rate_leaves_within(&sim, &[], Color::Black, &few, 256, 1, &stop);
+        assert_eq!((none.win_rates.len(), none.playouts), (0, 0));
+        assert_eq!(sim.calls.load(Ordering::Relaxed), calls);
     }
 
     #[test]
