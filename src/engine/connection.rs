@@ -33,6 +33,7 @@ pub fn connect<R: Read + Send + 'static>(source: R, out: Output) -> Connection {
         rx,
         pending: VecDeque::new(),
         closed: false,
+        gone: false,
         out,
     }
 }
@@ -59,6 +60,9 @@ pub struct Connection {
     rx: mpsc::Receiver<Vec<u8>>,
     pending: VecDeque<Vec<u8>>,
     closed: bool,
+    /// A write failed: the controller stopped reading (a closed pipe).
+    /// Nothing more can be answered, so no more input is served either.
+    gone: bool,
     out: Output,
 }
 
@@ -78,10 +82,22 @@ fn is_interrupt(raw: &[u8]) -> bool {
 }
 
 impl Connection {
-    /// Writes `text` and flushes. An error means the controller is gone.
+    /// Writes `text` and flushes. An error means the controller is gone:
+    /// from then on [`Connection::next_line`] reports the end of input.
     pub fn write(&mut self, text: &str) -> std::io::Result<()> {
-        self.out.write_all(text.as_bytes())?;
-        self.out.flush()
+        let written = self
+            .out
+            .write_all(text.as_bytes())
+            .and_then(|()| self.out.flush());
+        if written.is_err() {
+            self.gone = true;
+        }
+        written
+    }
+
+    /// True once a write has failed.
+    pub fn is_gone(&self) -> bool {
+        self.gone
     }
 
     /// True if a line already waits to be served.
@@ -91,6 +107,9 @@ impl Connection {
 
     /// The next line, or `None` at end of input.
     pub async fn next_line(&mut self) -> Option<Vec<u8>> {
+        if self.gone {
+            return None;
+        }
         if let Some(line) = self.pending.pop_front() {
             return Some(line);
         }
@@ -105,8 +124,10 @@ impl Connection {
     /// Runs `job` (a search) on a blocking thread while still reading input:
     /// `# interrupt` raises `stop`; other lines are queued and, with
     /// [`OnInput::Stop`], also raise it. Lines arriving on `progress` are
-    /// written as they come (analysis output). A job that panicked comes
-    /// back as `Err` so the engine can answer `?` and go on.
+    /// written as they come (analysis output); empty ones are skipped, and
+    /// a failed write raises `stop` (nobody reads the analysis any more).
+    /// A job that panicked comes back as `Err` so the engine can answer `?`
+    /// and go on.
     pub async fn think<R, F>(
         &mut self,
         stop: Arc<AtomicBool>,
@@ -130,14 +151,12 @@ impl Connection {
                     // Reports sent just before the end still go out first.
                     if let Some(rx) = progress.as_mut() {
                         while let Ok(line) = rx.try_recv() {
-                            let _ = self.write(&line);
+                            self.write_progress(&line, &stop);
                         }
                     }
                     return result.map_err(|e| format!("search failed: {e}"));
                 }
-                Some(line) = recv_progress(&mut progress) => {
-                    let _ = self.write(&line);
-                }
+                Some(line) = recv_progress(&mut progress) => self.write_progress(&line, &stop),
                 line = self.rx.recv(), if !self.closed => match line {
                     Some(l) if is_interrupt(&l) => stop.store(true, Ordering::Relaxed),
                     Some(l) => {
@@ -154,6 +173,19 @@ impl Connection {
                     }
                 },
             }
+        }
+    }
+}
+
+impl Connection {
+    /// One analysis line from a running search; after a failed write the
+    /// search is stopped and later lines are dropped.
+    fn write_progress(&mut self, line: &str, stop: &AtomicBool) {
+        if line.is_empty() || self.gone {
+            return;
+        }
+        if self.write(line).is_err() {
+            stop.store(true, Ordering::Relaxed);
         }
     }
 }
@@ -211,5 +243,46 @@ mod tests {
         assert_eq!(got.len(), 2);
         assert!(got[0].len() > MAX_LINE_BYTES);
         assert_eq!(got[1], b"name");
+    }
+
+    /// A writer whose reader has gone, like stdout piped into `head`.
+    struct ClosedPipe;
+
+    impl Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failed_analysis_write_stops_the_search_and_ends_the_input() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        // Input that never ends: the search may only stop through the
+        // failed write.
+        let (_keep_open, reader) = std::os::unix::net::UnixStream::pair().unwrap();
+        rt.block_on(async {
+            let mut conn = connect(reader, Box::new(ClosedPipe));
+            let stop = Arc::new(AtomicBool::new(false));
+            let (tx, rx) = mpsc::unbounded_channel();
+            let job_stop = stop.clone();
+            let job = move || {
+                let mut sent = 0u64;
+                while !job_stop.load(Ordering::Relaxed) {
+                    let _ = tx.send("info move D4\n".to_string());
+                    sent += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                sent
+            };
+            let sent = conn.think(stop, OnInput::Stop, Some(rx), job).await;
+            assert!(sent.unwrap() >= 1);
+            assert!(conn.is_gone());
+            assert_eq!(conn.next_line().await, None);
+        });
     }
 }

@@ -2,7 +2,7 @@
 //! searches out. White moves first; `swap` lets the second player take over
 //! the first stone.
 
-use super::connection::Connection;
+use super::connection::{Connection, OnInput};
 use super::think::{Thinker, Thought};
 use super::{evaluate, EngineOptions, Reply, Session};
 use crate::game::havannah::{hgf, Cell, Move, Position};
@@ -14,6 +14,8 @@ use crate::protocol::reply::{
 use crate::protocol::{parse_htp, HexMove, HtpCommand, TimeOption, HTP_COMMANDS};
 use crate::search::time::{Clock, TimeControl};
 use crate::search::{Decision, Limits};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Side length a fresh engine starts with: 8 (169 cells), LittleGolem's and
@@ -23,9 +25,11 @@ const DEFAULT_SIDE: usize = 8;
 /// The analysis menu for GoGui-style clients: both maps are `dboard`s over
 /// Castro's square (2s-1)x(2s-1) grid, row `a` first, 0 off the board.
 const ANALYZE_COMMANDS: &str = "dboard/Move Values/warpstone-move_values
+string/Move Values (Win Rates)/warpstone-move_values_text
 dboard/Ownership/warpstone-ownership";
 
-/// Playouts per cell for the heat map, and for the ownership estimate.
+/// Most playouts per cell for the heat map (the engine's limits may allow
+/// fewer), and the playouts of the ownership estimate.
 const MOVE_VALUE_PLAYOUTS: u32 = 256;
 const OWNERSHIP_PLAYOUTS: u32 = 2_000;
 const ANALYSIS_SEED: u64 = 0xEA7;
@@ -250,22 +254,62 @@ impl HavannahSession {
     }
 
     /// Every empty cell rated by the share of playouts the side to move
-    /// wins after playing there.
-    fn move_values(&self) -> Reply {
+    /// wins after playing there, within the engine's playout and time
+    /// limits (as genmove has them); `# interrupt` ends it early.
+    async fn rate_cells(
+        &mut self,
+        conn: &mut Connection,
+    ) -> Result<(Vec<Move>, evaluate::Rated), Reply> {
         let children = evaluate::placements(&self.pos);
-        let sim = self.thinker.simulator().as_ref();
-        let space = self.pos.move_space();
-        // One simulate call for every cell: one GPU batch with --backend cuda.
-        let values = evaluate::move_values(
-            sim,
-            &children.indices,
-            &children.leaves,
-            self.pos.to_move(),
-            space,
-            MOVE_VALUE_PLAYOUTS,
-            ANALYSIS_SEED,
-        );
+        let mover = self.pos.to_move();
+        let limits = self.limits(mover, None);
+        let sim = self.thinker.simulator().clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let job_stop = stop.clone();
+        let leaves = children.leaves;
+        let job = move || {
+            evaluate::rate_leaves_within(
+                sim.as_ref(),
+                &leaves,
+                mover,
+                &limits,
+                MOVE_VALUE_PLAYOUTS,
+                ANALYSIS_SEED,
+                &job_stop,
+            )
+        };
+        match conn.think(stop, OnInput::Queue, None, job).await {
+            Ok(rated) => Ok((children.moves, rated)),
+            Err(e) => {
+                tracing::error!("{e}");
+                Err(Reply::err("search failed"))
+            }
+        }
+    }
+
+    /// The heat map: the ratings spread over GoGui's [-1, 1] scale (best
+    /// +1, worst -1), 0 on occupied cells.
+    async fn move_values(&mut self, conn: &mut Connection) -> Reply {
+        let (moves, rated) = match self.rate_cells(conn).await {
+            Ok(r) => r,
+            Err(reply) => return reply,
+        };
+        let mut values = vec![0.0f32; self.pos.move_space()];
+        for (&mv, v) in moves.iter().zip(evaluate::spread(&rated.win_rates)) {
+            values[self.pos.move_index(mv)] = v;
+        }
         Reply::ok(self.dboard(|c| values[c.0 as usize]))
+    }
+
+    /// The same rating as text: the raw win rates, best first.
+    async fn move_values_text(&mut self, conn: &mut Connection) -> Reply {
+        match self.rate_cells(conn).await {
+            Ok((moves, rated)) => {
+                let names: Vec<String> = moves.iter().map(|&mv| self.move_text(mv)).collect();
+                Reply::ok(evaluate::rating_text(&names, &rated))
+            }
+            Err(reply) => reply,
+        }
     }
 
     /// Per cell: +1 Black holds it at the end of the playouts … -1 White.
@@ -366,7 +410,9 @@ impl Session for HavannahSession {
                 Reply::ok(names.join(" "))
             }
             HtpCommand::GoguiAnalyzeCommands => Reply::ok(ANALYZE_COMMANDS),
-            HtpCommand::MoveValues => self.move_values(),
+            HtpCommand::MoveValues => self.move_values(conn).await,
+            HtpCommand::MoveValuesText => self.move_values_text(conn).await,
+            HtpCommand::Cputime => super::cputime::reply(),
             HtpCommand::Ownership => self.ownership(),
             HtpCommand::Time(options) => self.time(&options),
             HtpCommand::TimeSettings(system) => {

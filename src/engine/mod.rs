@@ -7,6 +7,7 @@
 //! flowing and analysis lines can be written while the engine thinks.
 
 pub mod connection;
+pub mod cputime;
 pub mod evaluate;
 pub mod go;
 pub mod options;

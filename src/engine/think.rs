@@ -4,7 +4,7 @@
 
 use super::connection::{Connection, OnInput};
 use crate::game::Game;
-use crate::search::{Decision, Limits, Search, SearchInfo};
+use crate::search::{Decision, Limits, MoveFilter, Search, SearchInfo};
 use crate::sim::Simulator;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -15,11 +15,13 @@ use std::time::Duration;
 pub type Formatter<M> = Box<dyn Fn(&SearchInfo<M>) -> String + Send + Sync>;
 
 /// Live reporting for a search: every `interval` (or once at the end when
-/// it is zero) a line from `format`, and what new input does to it.
+/// it is zero) a line from `format` (an empty one is not written), what
+/// new input does to it, and the moves the search must keep out of.
 pub struct Stream<M> {
     pub interval: Duration,
     pub format: Formatter<M>,
     pub on_input: OnInput,
+    pub filter: Option<MoveFilter<M>>,
 }
 
 /// Where a session keeps its search between moves: `Option` because the
@@ -102,7 +104,7 @@ impl<G: Game> Thinker<G> {
         pos: G,
         limits: Limits,
         conn: &mut Connection,
-        stream: Option<Stream<G::Move>>,
+        mut stream: Option<Stream<G::Move>>,
     ) -> Option<Thought<G::Move>> {
         let mut search = match self.search.take() {
             Some(s) => s,
@@ -113,7 +115,14 @@ impl<G: Game> Thinker<G> {
         let on_input = stream.as_ref().map_or(OnInput::Queue, |s| s.on_input);
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let progress = stream.is_some().then_some(rx);
+        let filter = stream.as_mut().and_then(|s| s.filter.take());
         let job = move || {
+            if filter.is_some() {
+                // A kept tree has visits on moves the filter forbids, and
+                // they would be reported: start from scratch.
+                search.clear();
+            }
+            search.set_move_filter(filter);
             search.set_position(&pos);
             let info = match stream {
                 Some(Stream {
@@ -131,6 +140,7 @@ impl<G: Game> Thinker<G> {
                 }
                 None => search.run(&limits, &job_stop, None),
             };
+            search.set_move_filter(None);
             let decision = search.decide();
             (search, info, decision)
         };

@@ -83,7 +83,7 @@ impl fmt::Display for Expected {
             Expected::TimeSystem => "time system (none, absolute, byoyomi, canadian)",
             Expected::TimeOption => "time option (like -m or --game)",
             Expected::AnalyzeKeyword => {
-                "analysis keyword (interval, minmoves, maxmoves, ownership)"
+                "analysis keyword (interval, minmoves, maxmoves, ownership, rootInfo, pvVisits, avoid, allow)"
             }
             Expected::ParamValue => "parameter value",
         })

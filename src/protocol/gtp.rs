@@ -70,6 +70,12 @@ pub enum GtpCommand {
     /// `warpstone-move_values [colour]`: every legal move rated by its own
     /// playouts (a GoGui `dboard` heat map).
     MoveValues(Option<Color>),
+    /// `warpstone-move_values_text [colour]`: the same rating as text, the
+    /// raw win rates best first.
+    MoveValuesText(Option<Color>),
+    /// `cputime`: the engine's CPU seconds so far (gogui-twogtp and
+    /// gogui-regress ask for it).
+    Cputime,
     /// `warpstone-ownership`: ownership estimate as a `dboard`.
     Ownership,
     /// `warpstone-ownership_gfx`: the same as GoGui `gfx` INFLUENCE.
@@ -139,6 +145,8 @@ pub const GTP_COMMANDS: &[&str] = &[
     "warpstone-pv",
     "warpstone-statistics",
     "warpstone-param",
+    "warpstone-move_values_text",
+    "cputime",
 ];
 
 /// Parses the command text of a [`crate::protocol::Line::Command`].
@@ -199,6 +207,10 @@ pub fn parse_gtp(text: &str) -> Result<GtpCommand, ParseError> {
         "gogui-analyze_commands" | "gogui_analyze_commands" => C::GoguiAnalyzeCommands,
         "gogui-title" => C::GoguiTitle,
         "warpstone-move_values" => C::MoveValues(args.optional_parsed(Expected::Color, color)?),
+        "warpstone-move_values_text" => {
+            C::MoveValuesText(args.optional_parsed(Expected::Color, color)?)
+        }
+        "cputime" => C::Cputime,
         "warpstone-ownership" => C::Ownership,
         "warpstone-ownership_gfx" => C::OwnershipGfx,
         "warpstone-pv" => C::PrincipalVariation,
@@ -262,6 +274,8 @@ impl GtpCommand {
             C::GoguiAnalyzeCommands => "gogui-analyze_commands",
             C::GoguiTitle => "gogui-title",
             C::MoveValues(_) => "warpstone-move_values",
+            C::MoveValuesText(_) => "warpstone-move_values_text",
+            C::Cputime => "cputime",
             C::Ownership => "warpstone-ownership",
             C::OwnershipGfx => "warpstone-ownership_gfx",
             C::PrincipalVariation => "warpstone-pv",

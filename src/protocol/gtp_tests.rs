@@ -380,6 +380,8 @@ fn every_listed_name_parses_to_a_command_of_that_name() {
         "warpstone-pv",
         "warpstone-statistics",
         "warpstone-param playouts 100",
+        "warpstone-move_values_text w",
+        "cputime",
     ];
     // Every sample parses to a listed command, and every listed name has a
     // sample. (`genmove_analyze` is an alias: its command reports the

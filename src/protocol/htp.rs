@@ -44,6 +44,11 @@ pub enum HtpCommand {
     /// `warpstone-move_values`: every legal cell rated by its own playouts,
     /// as a `dboard` over Castro's (2s-1)x(2s-1) grid.
     MoveValues,
+    /// `warpstone-move_values_text`: the same rating as text, the raw win
+    /// rates best first.
+    MoveValuesText,
+    /// `cputime`: the engine's CPU seconds so far.
+    Cputime,
     /// `warpstone-ownership`: the playouts' ownership estimate, same grid.
     Ownership,
     /// Castro's `time` options, in the order given; empty asks the engine
@@ -107,6 +112,8 @@ pub const HTP_COMMANDS: &[&str] = &[
     "time_left",
     "loadsgf",
     "printsgf",
+    "warpstone-move_values_text",
+    "cputime",
 ];
 
 /// Parses the command text of a [`crate::protocol::Line::Command`].
@@ -145,6 +152,8 @@ pub fn parse_htp(text: &str) -> Result<HtpCommand, ParseError> {
         "all_legal" => C::AllLegal,
         "gogui-analyze_commands" => C::GoguiAnalyzeCommands,
         "warpstone-move_values" => C::MoveValues,
+        "warpstone-move_values_text" => C::MoveValuesText,
+        "cputime" => C::Cputime,
         "warpstone-ownership" => C::Ownership,
         "time" => C::Time(time_options(&mut args)?),
         "time_settings" => C::TimeSettings(parse_time_settings(&mut args)?),
@@ -186,6 +195,8 @@ impl HtpCommand {
             C::AllLegal => "all_legal",
             C::GoguiAnalyzeCommands => "gogui-analyze_commands",
             C::MoveValues => "warpstone-move_values",
+            C::MoveValuesText => "warpstone-move_values_text",
+            C::Cputime => "cputime",
             C::Ownership => "warpstone-ownership",
             C::Time(_) => "time",
             C::TimeSettings(_) => "time_settings",

@@ -251,6 +251,8 @@ fn every_listed_name_parses_to_a_command_of_that_name() {
         "time_left w 60 0",
         "loadsgf a.sgf",
         "printsgf",
+        "warpstone-move_values_text",
+        "cputime",
     ];
     let names: Vec<String> = samples
         .iter()

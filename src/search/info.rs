@@ -23,6 +23,12 @@ pub struct Candidate<M> {
     pub lcb: f32,
     /// The move, then the most visited reply, and so on.
     pub pv: Vec<M>,
+    /// Visits of the position after each move of `pv`.
+    pub pv_visits: Vec<u64>,
+    /// Black minus White, averaged over the playouts below this move
+    /// (`None` when none of them was simulated: kept from an earlier
+    /// search, or terminal).
+    pub score_lead: Option<f32>,
 }
 
 /// A snapshot of the search.
@@ -112,16 +118,20 @@ pub(super) fn best_child<M: Copy>(tree: &Tree<M>, id: NodeId) -> Option<NodeId> 
         })
 }
 
-/// The most visited line from `id` on (only visited nodes).
-fn principal_variation<M: Copy>(tree: &Tree<M>, mut id: NodeId) -> Vec<M> {
-    let mut pv = Vec::new();
+/// The most visited line from `id` on (only visited nodes), with the
+/// visits of each of its nodes.
+fn principal_variation<M: Copy>(tree: &Tree<M>, mut id: NodeId) -> (Vec<M>, Vec<u64>) {
+    let (mut pv, mut visits) = (Vec::new(), Vec::new());
     loop {
         let node = tree.node(id);
         if node.visits == 0 {
             break;
         }
         match node.mv {
-            Some(mv) => pv.push(mv),
+            Some(mv) => {
+                pv.push(mv);
+                visits.push(node.visits);
+            }
             None => break,
         }
         match best_child(tree, id) {
@@ -129,7 +139,29 @@ fn principal_variation<M: Copy>(tree: &Tree<M>, mut id: NodeId) -> Vec<M> {
             None => break,
         }
     }
-    pv
+    (pv, visits)
+}
+
+/// Mean score (Black minus White) of the simulated leaves below the root
+/// move `mv`, over every tree that has it.
+fn move_score<M: Copy + PartialEq>(trees: &[&Tree<M>], mv: M) -> Option<f32> {
+    let (mut n, mut sum) = (0u64, 0.0f64);
+    for tree in trees {
+        let Some(root) = tree.root else { continue };
+        let first = tree.node(root).first_child;
+        let Some(id) = tree
+            .node(root)
+            .children()
+            .find(|&c| tree.node(c).mv == Some(mv))
+        else {
+            continue;
+        };
+        if let Some(&(playouts, score)) = tree.totals.children.get((id - first) as usize) {
+            n += playouts;
+            sum += score;
+        }
+    }
+    (n > 0).then(|| (sum / n as f64) as f32)
 }
 
 fn lower_bound(p: f64, n: u64) -> f64 {
@@ -189,13 +221,16 @@ pub(super) fn collect<G: Game>(
                 false => 1.0 / count as f64,
             };
             let (t, id) = m.source;
+            let (pv, pv_visits) = principal_variation(trees[t], id);
             Some(Candidate {
                 mv: m.mv,
                 visits: m.visits,
                 winrate: winrate as f32,
                 prior: prior as f32,
                 lcb: lower_bound(winrate, m.visits) as f32,
-                pv: principal_variation(trees[t], id),
+                pv,
+                pv_visits,
+                score_lead: move_score(trees, m.mv),
             })
         })
         .collect();

@@ -38,3 +38,4 @@ pub use config::{
 pub use info::{Candidate, Decision, SearchInfo};
 pub use search::{Report, Search};
 pub use time::{Clock, TimeControl};
+pub use uct::MoveFilter;

@@ -15,6 +15,7 @@ use super::config::{
 };
 use super::info::{self, Decision, RunCounters, SearchInfo};
 use super::tree::{NodeId, Tree};
+use super::uct::MoveFilter;
 use super::workers::{note_root_visits, wait_and_report, RunState, Shared};
 use crate::game::Game;
 use crate::sim::Simulator;
@@ -37,6 +38,8 @@ pub struct Search<G: Game> {
     /// Leaves per batch that sized runs start with (0: not measured yet;
     /// see [`super::config::BATCH_TIME_FRACTION`]).
     pub(super) batch_leaves: usize,
+    /// Moves the runs may not try (analysis `avoid` / `allow`).
+    filter: Option<MoveFilter<G::Move>>,
 }
 
 /// Progress callback: called every `Duration` with a fresh snapshot.
@@ -53,7 +56,14 @@ impl<G: Game> Search<G> {
             simulations: 0,
             last_run: RunCounters::default(),
             batch_leaves: 0,
+            filter: None,
         }
+    }
+
+    /// Keeps the next runs off the moves `filter` forbids (`None`: every
+    /// move may be tried).
+    pub fn set_move_filter(&mut self, filter: Option<MoveFilter<G::Move>>) {
+        self.filter = filter;
     }
 
     pub fn config(&self) -> &SearchConfig {
@@ -188,6 +198,7 @@ impl<G: Game> Search<G> {
             cfg: &self.config,
             weight: self.config.playouts_per_leaf.max(1),
             virtual_loss: self.config.virtual_loss_per_leaf(),
+            filter: self.filter.as_deref(),
             limits: *limits,
             start,
             deadline: limits.time.map(|t| start + t),

@@ -210,6 +210,10 @@ pub(super) struct RootTotals {
     pub playouts: u64,
     pub score_sum: f64,
     pub ownership: Vec<f64>,
+    /// Per root child (index in the root's children run): playouts and
+    /// score sum of the simulated leaves below it, so each candidate move
+    /// reports its own score rather than the root's.
+    pub children: Vec<(u64, f64)>,
 }
 
 impl RootTotals {
@@ -222,6 +226,16 @@ impl RootTotals {
         for (sum, &o) in self.ownership.iter_mut().zip(&stats.ownership) {
             *sum += o as f64;
         }
+    }
+
+    /// Adds a leaf's score to the root child `index` it was reached through.
+    pub fn add_child(&mut self, index: usize, stats: &LeafStats) {
+        if self.children.len() <= index {
+            self.children.resize(index + 1, (0, 0.0));
+        }
+        let (playouts, score) = &mut self.children[index];
+        *playouts += stats.playouts as u64;
+        *score += stats.score_sum;
     }
 }
 

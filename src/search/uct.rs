@@ -10,6 +10,11 @@ use super::config::SearchConfig;
 use super::tree::{Node, NodeId, Tree, NO_AMAF};
 use crate::game::{Color, Game, Outcome, OwnershipSums};
 use crate::sim::{AmafCount, Prior, Simulator};
+use std::sync::Arc;
+
+/// Moves a search may not try (analysis `avoid` / `allow`):
+/// `forbids(depth, mover, mv)`, depth 0 being the move from the root.
+pub type MoveFilter<M> = Arc<dyn Fn(usize, Color, M) -> bool + Send + Sync>;
 
 /// One descent: the nodes from the root to the leaf and the side to move at
 /// each of them (`to_move[0]` is the root's).
@@ -121,15 +126,33 @@ pub(super) fn select_child<M>(tree: &Tree<M>, parent: NodeId, cfg: &SearchConfig
 where
     M: Copy,
 {
+    select_child_where(tree, parent, cfg, |_| true).unwrap_or(tree.node(parent).first_child)
+}
+
+/// [`select_child`] among the children whose move `allowed` accepts;
+/// `None` if it accepts none.
+fn select_child_where<M>(
+    tree: &Tree<M>,
+    parent: NodeId,
+    cfg: &SearchConfig,
+    allowed: impl Fn(M) -> bool,
+) -> Option<NodeId>
+where
+    M: Copy,
+{
     let p = tree.node(parent);
     let parent_visits = p.visits as f64 + p.virtual_loss as f64;
     let ln_parent = parent_visits.max(1.0).ln();
-    let mut best = p.first_child;
+    let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
     for id in p.children() {
-        let value = urgency(tree.node(id), ln_parent, cfg);
-        if value > best_value {
-            best = id;
+        let child = tree.node(id);
+        if child.mv.is_some_and(|mv| !allowed(mv)) {
+            continue;
+        }
+        let value = urgency(child, ln_parent, cfg);
+        if best.is_none() || value > best_value {
+            best = Some(id);
             best_value = value;
         }
     }
@@ -184,6 +207,7 @@ pub(super) struct Context<'a, G: Game> {
     /// The virtual loss one descent adds to its path
     /// ([`SearchConfig::virtual_loss_per_leaf`]).
     pub virtual_loss: u32,
+    pub filter: Option<&'a (dyn Fn(usize, Color, G::Move) -> bool + Send + Sync)>,
 }
 
 /// Walks from the root to a leaf, playing the tree moves on `pos` (reset to
@@ -204,6 +228,7 @@ pub(super) fn descend<G: Game>(
         sim,
         cfg,
         virtual_loss,
+        filter,
     } = *ctx;
     pos.clone_from(root_pos);
     path.clear();
@@ -240,7 +265,13 @@ pub(super) fn descend<G: Game>(
             // An unexpanded leaf, or a position with no moves at all.
             return if at_root { pos.outcome() } else { None };
         }
-        let child = select_child(tree, id, cfg);
+        // A filter that leaves no move at all is ignored there: the search
+        // must go on somewhere.
+        let depth = path.nodes.len() - 1;
+        let mover = pos.to_move();
+        let child = filter
+            .and_then(|forbids| select_child_where(tree, id, cfg, |mv| !forbids(depth, mover, mv)))
+            .unwrap_or_else(|| select_child(tree, id, cfg));
         if let Some(mv) = tree.node(child).mv {
             pos.play_unchecked(mv);
         }

@@ -94,6 +94,9 @@ pub(super) struct Shared<'a, G: Game> {
     pub(super) weight: u32,
     /// The virtual loss one descent adds to its path.
     pub(super) virtual_loss: u32,
+    /// Moves the descents may not try.
+    pub(super) filter:
+        Option<&'a (dyn Fn(usize, crate::game::Color, G::Move) -> bool + Send + Sync)>,
     pub(super) limits: Limits,
     pub(super) start: Instant,
     pub(super) deadline: Option<Instant>,
@@ -198,6 +201,7 @@ impl<'a, G: Game> Shared<'a, G> {
                     sim: self.sim,
                     cfg: self.cfg,
                     virtual_loss: self.virtual_loss,
+                    filter: self.filter,
                 };
                 select(&ctx, state.tree, leaves, &mut batch);
                 let first = self.simulations.fetch_add(leaves as u64, Ordering::Relaxed);
@@ -329,6 +333,10 @@ impl<'a, G: Game> Shared<'a, G> {
                 &mut batch.scratch,
             );
             tree.totals.add(stats);
+            if let (Some(root), Some(&child)) = (tree.root, batch.paths[i].nodes.get(1)) {
+                let index = child - tree.node(root).first_child;
+                tree.totals.add_child(index as usize, stats);
+            }
             done += stats.playouts as u64;
         }
         for (path, outcome) in batch.terminal.drain(..) {

@@ -7,7 +7,7 @@
 //! `[type] key value` and the same command sets `key value`.
 
 use super::GoSession;
-use crate::engine::connection::OnInput;
+use crate::engine::connection::{Connection, OnInput};
 use crate::engine::think::{Formatter, Stream};
 use crate::engine::{evaluate, Reply};
 use crate::game::go::{Move, Position};
@@ -15,9 +15,12 @@ use crate::game::{Color, Game};
 use crate::protocol::reply::SYNTAX_ERROR;
 use crate::search::SearchInfo;
 use std::fmt::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
-/// Playouts per legal move for the heat map (the all-moves evaluation).
+/// Most playouts per legal move for the heat map (the all-moves
+/// evaluation); the engine's playout and time limits may allow fewer.
 const MOVE_VALUE_PLAYOUTS: u32 = 256;
 
 /// Seed for the heat map, so the same position gives the same map.
@@ -28,6 +31,7 @@ const LIVE_GFX_INTERVAL: Duration = Duration::from_millis(500);
 
 /// The menu GoGui reads when it attaches the engine.
 const ANALYZE_COMMANDS: &str = "dboard/Move Values/warpstone-move_values %c
+string/Move Values (Win Rates)/warpstone-move_values_text %c
 dboard/Ownership/warpstone-ownership
 gfx/Ownership (Influence)/warpstone-ownership_gfx
 var/Principal Variation/warpstone-pv
@@ -59,31 +63,83 @@ impl GoSession {
         out
     }
 
-    /// Every legal move of `color` rated by its own playouts: the share
-    /// `color` wins after playing it.
-    pub(super) fn move_values(&self, color: Option<Color>) -> Reply {
+    /// Every legal move of `color` (the side to move if not given) that
+    /// places a stone, rated by its own playouts within the engine's
+    /// playout and time limits: the share `color` wins after playing it.
+    /// Runs on a blocking thread, so `# interrupt` ends it early (with
+    /// what it has).
+    async fn rate_moves(
+        &mut self,
+        color: Option<Color>,
+        conn: &mut Connection,
+    ) -> Result<(Vec<Move>, evaluate::Rated), Reply> {
         let color = color.unwrap_or(self.pos.to_move());
-        let (mut indices, mut leaves) = (Vec::new(), Vec::new());
+        let (mut moves, mut leaves) = (Vec::new(), Vec::new());
         for p in self.pos.legal_points_as(color) {
             let mut next = self.pos.clone();
             if next.play_as(color, Move::Play(p)).is_ok() {
-                indices.push(self.pos.move_index(Move::Play(p)));
+                moves.push(Move::Play(p));
                 leaves.push(next);
             }
         }
-        let sim = self.thinker.simulator().as_ref();
-        let space = self.pos.move_space();
-        // One simulate call for every move: one GPU batch with --backend cuda.
-        let values = evaluate::move_values(
-            sim,
-            &indices,
-            &leaves,
-            color,
-            space,
-            MOVE_VALUE_PLAYOUTS,
-            MOVE_VALUE_SEED,
-        );
+        let sim = self.thinker.simulator().clone();
+        let limits = self.limits(color);
+        let stop = Arc::new(AtomicBool::new(false));
+        let job_stop = stop.clone();
+        let job = move || {
+            evaluate::rate_leaves_within(
+                sim.as_ref(),
+                &leaves,
+                color,
+                &limits,
+                MOVE_VALUE_PLAYOUTS,
+                MOVE_VALUE_SEED,
+                &job_stop,
+            )
+        };
+        match conn.think(stop, OnInput::Queue, None, job).await {
+            Ok(rated) => Ok((moves, rated)),
+            Err(e) => {
+                tracing::error!("{e}");
+                Err(Reply::err("search failed"))
+            }
+        }
+    }
+
+    /// The heat map: [`Self::rate_moves`] spread over GoGui's [-1, 1]
+    /// scale (best +1, worst -1), 0 where no stone can be placed.
+    pub(super) async fn move_values(
+        &mut self,
+        color: Option<Color>,
+        conn: &mut Connection,
+    ) -> Reply {
+        let (moves, rated) = match self.rate_moves(color, conn).await {
+            Ok(r) => r,
+            Err(reply) => return reply,
+        };
+        let mut values = vec![0.0f32; self.pos.move_space()];
+        for (&mv, v) in moves.iter().zip(evaluate::spread(&rated.win_rates)) {
+            values[self.pos.move_index(mv)] = v;
+        }
         Reply::ok(self.dboard(|i| values[i]))
+    }
+
+    /// The same rating as text: the raw win rates, best first.
+    pub(super) async fn move_values_text(
+        &mut self,
+        color: Option<Color>,
+        conn: &mut Connection,
+    ) -> Reply {
+        match self.rate_moves(color, conn).await {
+            Ok((moves, rated)) => {
+                let names: Vec<String> = moves
+                    .iter()
+                    .map(|&mv| self.vertex(mv).to_string())
+                    .collect();
+                Reply::ok(evaluate::rating_text(&names, &rated))
+            }
+            Err(reply) => reply,
+        }
     }
 
     pub(super) fn ownership(&self) -> Reply {
@@ -105,19 +161,25 @@ impl GoSession {
         Reply::ok(line)
     }
 
+    /// The last search's best line from the current position on: GoGui
+    /// draws a `var` alternating from the side to move, so the moves of
+    /// the line already played (genmove's own move) are left out. Empty
+    /// when the board has left the line.
     pub(super) fn principal_variation(&self) -> Reply {
-        let pv = self
-            .last_info
-            .as_ref()
-            .and_then(|info| info.candidates.first())
-            .map(|c| {
-                c.pv.iter()
-                    .map(|&mv| self.vertex(mv).to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .unwrap_or_default();
-        Reply::ok(pv)
+        let (Some(info), Some(root)) = (&self.last_info, &self.last_root) else {
+            return Reply::empty();
+        };
+        let Some(best) = info.candidates.first() else {
+            return Reply::empty();
+        };
+        match pv_from(root, &best.pv, &self.pos) {
+            Some(rest) => {
+                let names: Vec<String> =
+                    rest.iter().map(|&mv| self.vertex(mv).to_string()).collect();
+                Reply::ok(names.join(" "))
+            }
+            None => Reply::empty(),
+        }
     }
 
     pub(super) fn statistics(&self) -> Reply {
@@ -209,8 +271,25 @@ impl GoSession {
             interval: LIVE_GFX_INTERVAL,
             format,
             on_input: OnInput::Queue,
+            filter: None,
         })
     }
+}
+
+/// The part of `pv` (a line from `root`) that starts at `now`: `None` if
+/// `now` is not on it. Positions compare by hash (stones, side to move,
+/// ko), as the search's tree reuse does.
+fn pv_from<'a>(root: &Position, pv: &'a [Move], now: &Position) -> Option<&'a [Move]> {
+    let mut pos = root.clone();
+    for played in 0..=pv.len() {
+        if pos.hash() == now.hash() {
+            return Some(&pv[played..]);
+        }
+        if played == pv.len() || pos.play(pv[played]).is_err() {
+            return None;
+        }
+    }
+    None
 }
 
 /// One `gogui-gfx:` block: the best line as a variation, and the figures.
@@ -238,4 +317,25 @@ fn gfx_block(pos: &Position, info: &SearchInfo<Move>) -> String {
     );
     block.push('\n');
     block
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pv_starts_from_the_current_position() {
+        let root = Position::new(9, 7.5).unwrap();
+        let at = |col, row| Move::Play(root.point(col, row).unwrap());
+        let pv = [at(4, 4), at(3, 3), at(2, 2)];
+        assert_eq!(pv_from(&root, &pv, &root), Some(&pv[..]));
+        // After genmove played the PV's first move, White is to move.
+        let mut after = root.clone();
+        after.play(pv[0]).unwrap();
+        assert_eq!(pv_from(&root, &pv, &after), Some(&pv[1..]));
+        // A position off the line has no PV.
+        let mut elsewhere = root.clone();
+        elsewhere.play(at(0, 0)).unwrap();
+        assert_eq!(pv_from(&root, &pv, &elsewhere), None);
+    }
 }

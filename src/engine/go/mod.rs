@@ -43,6 +43,9 @@ pub struct GoSession {
     ponder_after: bool,
     /// The last search's result, for the GoGui statistics and PV.
     last_info: Option<crate::search::SearchInfo<Move>>,
+    /// The position that search was rooted at, so its PV can be followed
+    /// to the current one.
+    last_root: Option<Position>,
     clock: Clock,
 }
 
@@ -58,6 +61,7 @@ impl GoSession {
             undo_stack: Vec::new(),
             clock: Clock::default(),
             last_info: None,
+            last_root: None,
             ponder_after: false,
         }
     }
@@ -219,7 +223,9 @@ impl Session for GoSession {
             GtpCommand::GenmoveAnalyze(request) => self.genmove_analyze(id, request, conn).await,
             GtpCommand::GoguiAnalyzeCommands => self.analyze_commands(),
             GtpCommand::GoguiTitle => Reply::ok(format!("Warpstone {}", env!("CARGO_PKG_VERSION"))),
-            GtpCommand::MoveValues(color) => self.move_values(color),
+            GtpCommand::MoveValues(color) => self.move_values(color, conn).await,
+            GtpCommand::MoveValuesText(color) => self.move_values_text(color, conn).await,
+            GtpCommand::Cputime => super::cputime::reply(),
             GtpCommand::Ownership => self.ownership(),
             GtpCommand::OwnershipGfx => self.ownership_gfx(),
             GtpCommand::PrincipalVariation => self.principal_variation(),

@@ -29,7 +29,7 @@ impl GoSession {
     /// How long and how many playouts this move may use: the fixed playout
     /// count if one was given, and the tightest of `--time-per-move` and
     /// the controller's clock; with neither, the default time.
-    fn limits(&self, color: Color) -> Limits {
+    pub(super) fn limits(&self, color: Color) -> Limits {
         let points = (self.pos.size() * self.pos.size()) as u32;
         let clock = (*self.clock.control() != TimeControl::None).then(|| {
             self.clock
@@ -78,12 +78,14 @@ impl GoSession {
         self.thinker.set_judge_two_passes(mode != Mode::Cleanup);
         let stream = stream.or_else(|| self.live_gfx_stream(&pos));
         let started = Instant::now();
+        let root = pos.clone();
         let Some(Thought { info, decision }) = self.thinker.think(pos, limits, conn, stream).await
         else {
             return Err(Reply::err("search failed"));
         };
         self.clock.spend(color, started.elapsed());
         self.last_info = Some(info.clone());
+        self.last_root = Some(root);
 
         let mv = match decision {
             _ if mode != Mode::Cleanup && pass_ends_won(&self.pos, color, &info.ownership) => {
@@ -123,6 +125,7 @@ impl GoSession {
             interval: std::time::Duration::ZERO,
             format: Box::new(|_| String::new()),
             on_input: OnInput::Stop,
+            filter: None,
         };
         let _ = self
             .thinker
