@@ -69,9 +69,9 @@ pub async fn serve<S: Session>(session: &mut S, conn: &mut Connection) {
     while let Some(raw) = conn.next_line().await {
         let (id, reply) = match line::preprocess(&raw) {
             Line::Blank | Line::Interrupt => continue,
-            Line::Malformed { reason } => {
+            Line::Malformed { id, reason } => {
                 tracing::debug!(?reason, "malformed line");
-                (None, Reply::err("syntax error"))
+                (id, Reply::err("syntax error"))
             }
             Line::Command { id, text } => {
                 tracing::debug!(%text, "command");
