@@ -278,7 +278,7 @@ impl HavannahSession {
     }
 
     fn load(&mut self, path: &str) -> Reply {
-        let Ok(text) = std::fs::read_to_string(path) else {
+        let Some(text) = super::record_file::read_record_logged(path) else {
             return Reply::err(CANNOT_LOAD_FILE);
         };
         let Ok((side, moves)) = hgf::parse_hgf(&text) else {

@@ -10,6 +10,7 @@ pub mod connection;
 pub mod evaluate;
 pub mod go;
 pub mod options;
+pub mod record_file;
 pub mod think;
 
 use crate::protocol::{self, line, Line};

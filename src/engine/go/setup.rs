@@ -131,7 +131,7 @@ impl GoSession {
     /// Replays a game record up to (not including) `move_number`; the
     /// current game is replaced only if the whole replay succeeds.
     pub(super) fn load_sgf(&mut self, path: &str, move_number: Option<i64>) -> Reply {
-        let Ok(text) = std::fs::read_to_string(path) else {
+        let Some(text) = crate::engine::record_file::read_record_logged(path) else {
             return Reply::err(CANNOT_LOAD_FILE);
         };
         let Ok(record) = sgf::parse_sgf(&text) else {
