@@ -281,8 +281,12 @@ impl HavannahSession {
         let Some(text) = super::record_file::read_record_logged(path) else {
             return Reply::err(CANNOT_LOAD_FILE);
         };
-        let Ok((side, moves)) = hgf::parse_hgf(&text) else {
-            return Reply::err(CANNOT_LOAD_FILE);
+        let (side, moves) = match hgf::parse_hgf(&text) {
+            Ok(record) => record,
+            Err(e) => {
+                tracing::warn!("loadsgf {path:?}: {e}");
+                return Reply::err(CANNOT_LOAD_FILE);
+            }
         };
         let Ok(mut pos) = Position::new(side) else {
             return Reply::err(CANNOT_LOAD_FILE);

@@ -134,8 +134,12 @@ impl GoSession {
         let Some(text) = crate::engine::record_file::read_record_logged(path) else {
             return Reply::err(CANNOT_LOAD_FILE);
         };
-        let Ok(record) = sgf::parse_sgf(&text) else {
-            return Reply::err(CANNOT_LOAD_FILE);
+        let record = match sgf::parse_sgf(&text) {
+            Ok(record) => record,
+            Err(e) => {
+                tracing::warn!("loadsgf {path:?}: {e}");
+                return Reply::err(CANNOT_LOAD_FILE);
+            }
         };
         let Ok(mut pos) = Position::new(record.size, record.komi) else {
             return Reply::err(CANNOT_LOAD_FILE);
