@@ -65,7 +65,15 @@ pub enum LineError {
 /// `raw` may be a line cut short by [`read_line_capped`]: whatever follows a
 /// `#` is a comment, so only the part before it has to be whole.
 pub fn preprocess(raw: &[u8]) -> Line {
+    // Leading white space and control characters go before the length is
+    // measured (rules 1 and 4 would drop them anyway), so that a blank line
+    // of any length stays blank; [`read_line_capped`] skips them too.
     let content = strip_line_end(raw);
+    let start = content
+        .iter()
+        .position(|&b| !is_leading_filler(b))
+        .unwrap_or(content.len());
+    let content = &content[start..];
 
     // Rule 2 first, on bytes: `#` is ASCII and never occurs inside a UTF-8
     // sequence, so the comment can be cut before anything is decoded, and
@@ -111,8 +119,11 @@ pub fn preprocess(raw: &[u8]) -> Line {
 /// Reads one raw line (up to and excluding its LF) into `line`, keeping at
 /// most `MAX_LINE_BYTES + 2` bytes of it and discarding the rest, so a
 /// client that never sends a newline cannot make us allocate without bound.
-/// The kept prefix is still longer than [`MAX_LINE_BYTES`] after a CR is
-/// stripped, so [`preprocess`] reports it as [`LineError::TooLong`].
+/// Leading white space and control characters are not kept (they never
+/// matter, and a long run of them must not push a command out of the kept
+/// prefix). A cut command is still longer than [`MAX_LINE_BYTES`] after a
+/// CR is stripped, so [`preprocess`] reports it as [`LineError::TooLong`];
+/// a cut comment is just a comment.
 ///
 /// Returns `Ok(false)` at end of input when nothing was read; a last line
 /// without a final LF is still returned.
@@ -134,9 +145,19 @@ pub fn read_line_capped<R: BufRead>(reader: &mut R, line: &mut Vec<u8>) -> io::R
             Some(at) => (&available[..at], true),
             None => (available, false),
         };
+        let available_line_len = chunk.len();
+        let chunk = if line.is_empty() {
+            let start = chunk
+                .iter()
+                .position(|&b| !is_leading_filler(b))
+                .unwrap_or(chunk.len());
+            &chunk[start..]
+        } else {
+            chunk
+        };
         let room = KEEP.saturating_sub(line.len());
         line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = chunk.len() + usize::from(found_newline);
+        let used = available_line_len + usize::from(found_newline);
         reader.consume(used);
         if found_newline {
             return Ok(true);
@@ -147,6 +168,12 @@ pub fn read_line_capped<R: BufRead>(reader: &mut R, line: &mut Vec<u8>) -> io::R
 fn strip_line_end(raw: &[u8]) -> &[u8] {
     let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
     raw.strip_suffix(b"\r").unwrap_or(raw)
+}
+
+/// What may precede a command without meaning anything: space, HT and the
+/// control characters rule 1 drops (never LF, which ends the line).
+fn is_leading_filler(b: u8) -> bool {
+    b == b' ' || (b != b'\n' && is_discarded_control(b)) || b == b'\t'
 }
 
 /// ASCII control characters other than HT (DEL counts as one). LF never
@@ -405,6 +432,20 @@ mod tests {
         let mut late_hash = vec![b'x'; MAX_LINE_BYTES + 1];
         late_hash.extend_from_slice(b"# comment");
         assert_eq!(preprocess(&late_hash), malformed(LineError::TooLong));
+    }
+
+    #[test]
+    fn leading_white_space_of_any_length_is_dropped() {
+        let mut blank = vec![b' '; 3 * MAX_LINE_BYTES];
+        blank.extend_from_slice(b"\t\x00\r\n");
+        assert_eq!(preprocess(&blank), Line::Blank);
+        let mut input = blank.clone();
+        input.extend_from_slice(&vec![b'\t'; 2 * MAX_LINE_BYTES]);
+        input.extend_from_slice(b"9 name\n");
+        let lines = read_all(&input);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(preprocess(&lines[0]), Line::Blank);
+        assert_eq!(preprocess(&lines[1]), command(Some(9), "name"));
     }
 
     #[test]
