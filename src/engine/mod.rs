@@ -8,6 +8,8 @@
 
 pub mod connection;
 pub mod evaluate;
+#[cfg(test)]
+mod fuzz_tests;
 pub mod go;
 pub mod options;
 pub mod record_file;
