@@ -25,7 +25,7 @@ pub struct GameRecord {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SgfError {
-    #[error("SGF syntax error: {0}")]
+    #[error("cannot read the SGF: {0}")]
     Syntax(#[from] SgfSyntaxError),
     #[error("the SGF holds no Go game")]
     NotGo,

@@ -35,7 +35,7 @@ use crate::game::{Game, IllegalReason};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HgfError {
-    #[error("not an SGF game record: {0}")]
+    #[error("cannot read the record: {0}")]
     Syntax(#[from] sgf_reader::SgfSyntaxError),
     #[error("missing or bad board size (SZ)")]
     BadSize,
