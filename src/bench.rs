@@ -90,7 +90,7 @@ where
     G: Game,
     F: Fn(&G, &mut FastRng, &mut PlayoutRecord, &mut [i8]) -> PlayoutResult + Sync,
 {
-    let budget = Duration::from_secs_f64(options.seconds);
+    let budget = crate::search::time::clock_duration(options.seconds);
     let start = Instant::now();
     let per_thread: Vec<(u64, u64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..options.threads)
@@ -173,7 +173,7 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) -> Resu
     search.set_position(pos);
     let limits = Limits {
         playouts: None,
-        time: Some(Duration::from_secs_f64(options.seconds)),
+        time: Some(crate::search::time::clock_duration(options.seconds)),
     };
     let info = search.run(&limits, &AtomicBool::new(false), None);
     let secs = info.elapsed.as_secs_f64().max(1e-9);

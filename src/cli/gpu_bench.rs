@@ -86,7 +86,7 @@ pub fn run<G: KernelPosition + Rollout>(
         &positions,
         opts.gpu_playouts,
         sim.slot_count(),
-        Duration::from_secs_f64(opts.seconds.clamp(0.5, 3.0)),
+        crate::search::time::clock_duration(opts.seconds.clamp(0.5, 3.0)),
         3,
     )?;
     let line = BenchRecord {
@@ -113,7 +113,7 @@ pub fn run<G: KernelPosition + Rollout>(
     search.set_position(start);
     let limits = Limits {
         playouts: None,
-        time: Some(Duration::from_secs_f64(opts.seconds)),
+        time: Some(crate::search::time::clock_duration(opts.seconds)),
     };
     let info = search.run(&limits, &AtomicBool::new(false), None);
     let secs = info.elapsed.as_secs_f64().max(1e-9);

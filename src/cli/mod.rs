@@ -238,7 +238,7 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     if !(secs > 0.0 && secs <= 86_400.0) {
         return Err("must be more than 0 and at most 86400 seconds".into());
     }
-    Ok(Duration::from_secs_f64(secs))
+    Ok(crate::search::time::clock_duration(secs))
 }
 
 fn parse_fraction(s: &str) -> Result<f32, String> {

@@ -12,7 +12,7 @@ use crate::protocol::reply::{
     UNACCEPTABLE_SIZE, UNKNOWN_COMMAND, WRONG_TURN,
 };
 use crate::protocol::{parse_htp, HexMove, HtpCommand, TimeOption, HTP_COMMANDS};
-use crate::search::time::{Clock, TimeControl};
+use crate::search::time::{clock_duration, Clock, TimeControl, MAX_CLOCK};
 use crate::search::{Decision, Limits};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -129,10 +129,10 @@ impl HavannahSession {
     fn limits(&self, color: Color, seconds: Option<f64>) -> Limits {
         let fixed = seconds
             .filter(|s| s.is_finite() && *s > 0.0)
-            .map(Duration::from_secs_f64);
+            .map(clock_duration);
         let clock = if let Some(c) = &self.castro {
             let secs = c.per_move + c.game_left.max(0.0) * c.percent / 100.0;
-            Some(Duration::from_secs_f64(secs.max(0.01)))
+            Some(clock_duration(secs.max(0.01)))
         } else if *self.clock.control() != TimeControl::None {
             let cells = self.pos.num_cells() as u32;
             Some(
@@ -217,11 +217,13 @@ impl HavannahSession {
                 t.max_sims.map_or("none".to_string(), |n| n.to_string())
             ));
         }
+        let max = MAX_CLOCK.as_secs_f64();
         for option in options {
             match *option {
-                TimeOption::Move(s) if s.is_finite() && s >= 0.0 => t.per_move = s,
+                // Held as at most a year, as every clock is (MAX_CLOCK).
+                TimeOption::Move(s) if s.is_finite() && s >= 0.0 => t.per_move = s.min(max),
                 TimeOption::Game(s) | TimeOption::Remain(s) if s.is_finite() && s >= 0.0 => {
-                    t.game_left = s
+                    t.game_left = s.min(max)
                 }
                 TimeOption::Percent(p) => {
                     t.percent = p.unwrap_or(DEFAULT_GAME_PERCENT).clamp(0.0, 100.0)
@@ -320,11 +322,15 @@ impl HavannahSession {
     }
 
     fn load(&mut self, path: &str) -> Reply {
-        let Ok(text) = std::fs::read_to_string(path) else {
+        let Some(text) = super::record_file::read_record_logged(path) else {
             return Reply::err(CANNOT_LOAD_FILE);
         };
-        let Ok((side, moves)) = hgf::parse_hgf(&text) else {
-            return Reply::err(CANNOT_LOAD_FILE);
+        let (side, moves) = match hgf::parse_hgf(&text) {
+            Ok(record) => record,
+            Err(e) => {
+                tracing::warn!("loadsgf {path:?}: {e}");
+                return Reply::err(CANNOT_LOAD_FILE);
+            }
         };
         let Ok(mut pos) = Position::new(side) else {
             return Reply::err(CANNOT_LOAD_FILE);

@@ -9,8 +9,11 @@
 pub mod connection;
 pub mod cputime;
 pub mod evaluate;
+#[cfg(test)]
+mod fuzz_tests;
 pub mod go;
 pub mod options;
+pub mod record_file;
 pub mod think;
 
 use crate::protocol::{self, line, Line};
@@ -70,9 +73,9 @@ pub async fn serve<S: Session>(session: &mut S, conn: &mut Connection) {
     while let Some(raw) = conn.next_line().await {
         let (id, reply) = match line::preprocess(&raw) {
             Line::Blank | Line::Interrupt => continue,
-            Line::Malformed { reason } => {
+            Line::Malformed { id, reason } => {
                 tracing::debug!(?reason, "malformed line");
-                (None, Reply::err("syntax error"))
+                (id, Reply::err("syntax error"))
             }
             Line::Command { id, text } => {
                 tracing::debug!(%text, "command");
@@ -96,12 +99,12 @@ pub async fn serve<S: Session>(session: &mut S, conn: &mut Connection) {
 }
 
 /// Clock settings as the protocol states them → the search's time control.
-/// Out-of-range numbers (negative, not finite) read as zero.
+/// Negative numbers read as zero, numbers past a year as a year
+/// ([`clock_duration`](crate::search::time::clock_duration)).
 pub fn time_control(system: crate::protocol::TimeSystem) -> crate::search::time::TimeControl {
     use crate::protocol::TimeSystem as T;
     use crate::search::time::TimeControl as C;
-    let secs =
-        |s: f64| std::time::Duration::from_secs_f64(if s.is_finite() { s.max(0.0) } else { 0.0 });
+    let secs = crate::search::time::clock_duration;
     let count = |n: i64| u32::try_from(n).unwrap_or(if n < 0 { 0 } else { u32::MAX });
     match system {
         T::None => C::None,
@@ -129,8 +132,8 @@ pub fn time_control(system: crate::protocol::TimeSystem) -> crate::search::time:
 
 /// `time_left colour seconds stones`, the same in GTP and HTP. A little
 /// below zero is accepted (controllers with lag report that) and read as
-/// zero; anything not finite or a negative stone count is a syntax error
-/// and changes nothing.
+/// zero, more than a year as a year; anything not finite or a negative stone
+/// count is a syntax error and changes nothing.
 pub fn apply_time_left(
     clock: &mut crate::search::time::Clock,
     color: crate::game::Color,
@@ -141,11 +144,7 @@ pub fn apply_time_left(
         return Reply::err(crate::protocol::reply::SYNTAX_ERROR);
     }
     let stones = u32::try_from(stones).unwrap_or(u32::MAX);
-    clock.time_left(
-        color,
-        std::time::Duration::from_secs_f64(seconds.max(0.0)),
-        stones,
-    );
+    clock.time_left(color, crate::search::time::clock_duration(seconds), stones);
     Reply::empty()
 }
 

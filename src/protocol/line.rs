@@ -14,9 +14,13 @@
 //!
 //! Two things the spec leaves open are decided here, so that a hostile or
 //! broken client cannot crash the engine or make it buffer without bound:
-//! lines longer than [`MAX_LINE_BYTES`] and lines that are not UTF-8 become
-//! [`Line::Malformed`], which the engine answers with `? syntax error` (no
-//! id: we did not trust the line enough to read one).
+//! lines whose command part (before any `#`) is longer than
+//! [`MAX_LINE_BYTES`], and command parts that are not UTF-8, become
+//! [`Line::Malformed`], which the engine answers with `? syntax error`, with
+//! the id when the line starts with one (GTP 2 wants the id echoed whenever
+//! it can be read). A comment is never answered, however long it is or
+//! whatever bytes it holds: a reply to it would put the controller one reply
+//! out of step.
 
 use std::io::{self, BufRead};
 
@@ -39,8 +43,9 @@ pub enum Line {
     Interrupt,
     /// Empty, white space or comment only: no reply at all.
     Blank,
-    /// Cannot be read as a command; answer `? syntax error` without an id.
-    Malformed { reason: LineError },
+    /// Cannot be read as a command; answer `? syntax error`, with `id` when
+    /// the line starts with a readable one.
+    Malformed { id: Option<u32>, reason: LineError },
 }
 
 /// Why a line could not be read.
@@ -57,39 +62,50 @@ pub enum LineError {
 }
 
 /// Classifies one raw input line (with or without its LF / CR LF ending).
+/// `raw` may be a line cut short by [`read_line_capped`]: whatever follows a
+/// `#` is a comment, so only the part before it has to be whole.
 pub fn preprocess(raw: &[u8]) -> Line {
+    // Leading white space and control characters go before the length is
+    // measured (rules 1 and 4 would drop them anyway), so that a blank line
+    // of any length stays blank; [`read_line_capped`] skips them too.
     let content = strip_line_end(raw);
-    if content.len() > MAX_LINE_BYTES {
+    let start = content
+        .iter()
+        .position(|&b| !is_leading_filler(b))
+        .unwrap_or(content.len());
+    let content = &content[start..];
+
+    // Rule 2 first, on bytes: `#` is ASCII and never occurs inside a UTF-8
+    // sequence, so the comment can be cut before anything is decoded, and
+    // its length and bytes do not matter. GoGui's interrupt is a comment
+    // line, so it is recognised before the cut.
+    let hash = content.iter().position(|&b| b == b'#');
+    if hash.is_some() && is_interrupt_comment(content) {
+        return Line::Interrupt;
+    }
+    let command = &content[..hash.unwrap_or(content.len())];
+    if command.len() > MAX_LINE_BYTES {
         return Line::Malformed {
+            id: leading_id(command),
             reason: LineError::TooLong,
         };
     }
 
-    // Rule 1. Working on bytes is safe for UTF-8: bytes below 0x80 never
-    // occur inside a multi-byte sequence. A stray LF inside the line (only
-    // possible if the caller did its own framing) is treated like HT.
-    let cleaned: Vec<u8> = content
+    // Rules 1 and 3. Working on bytes is safe for UTF-8: bytes below 0x80
+    // never occur inside a multi-byte sequence. A stray LF inside the line
+    // (only possible if the caller did its own framing) is treated like HT.
+    let cleaned: Vec<u8> = command
         .iter()
         .map(|&b| if b == b'\n' { b'\t' } else { b })
         .filter(|&b| !is_discarded_control(b))
         .collect();
     let Ok(text) = String::from_utf8(cleaned) else {
         return Line::Malformed {
+            id: leading_id(command),
             reason: LineError::InvalidUtf8,
         };
     };
-
-    // Before rule 2 removes it: GoGui's interrupt is a comment line.
-    if is_interrupt_comment(&text) {
-        return Line::Interrupt;
-    }
-
-    // Rules 2 and 3.
-    let uncommented = match text.find('#') {
-        Some(hash) => &text[..hash],
-        None => &text[..],
-    };
-    let spaced = uncommented.replace('\t', " ");
+    let spaced = text.replace('\t', " ");
     let trimmed = spaced.trim_matches(' ');
 
     // Rule 4.
@@ -103,8 +119,11 @@ pub fn preprocess(raw: &[u8]) -> Line {
 /// Reads one raw line (up to and excluding its LF) into `line`, keeping at
 /// most `MAX_LINE_BYTES + 2` bytes of it and discarding the rest, so a
 /// client that never sends a newline cannot make us allocate without bound.
-/// The kept prefix is still longer than [`MAX_LINE_BYTES`] after a CR is
-/// stripped, so [`preprocess`] reports it as [`LineError::TooLong`].
+/// Leading white space and control characters are not kept (they never
+/// matter, and a long run of them must not push a command out of the kept
+/// prefix). A cut command is still longer than [`MAX_LINE_BYTES`] after a
+/// CR is stripped, so [`preprocess`] reports it as [`LineError::TooLong`];
+/// a cut comment is just a comment.
 ///
 /// Returns `Ok(false)` at end of input when nothing was read; a last line
 /// without a final LF is still returned.
@@ -126,9 +145,19 @@ pub fn read_line_capped<R: BufRead>(reader: &mut R, line: &mut Vec<u8>) -> io::R
             Some(at) => (&available[..at], true),
             None => (available, false),
         };
+        let available_line_len = chunk.len();
+        let chunk = if line.is_empty() {
+            let start = chunk
+                .iter()
+                .position(|&b| !is_leading_filler(b))
+                .unwrap_or(chunk.len());
+            &chunk[start..]
+        } else {
+            chunk
+        };
         let room = KEEP.saturating_sub(line.len());
         line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = chunk.len() + usize::from(found_newline);
+        let used = available_line_len + usize::from(found_newline);
         reader.consume(used);
         if found_newline {
             return Ok(true);
@@ -141,17 +170,57 @@ fn strip_line_end(raw: &[u8]) -> &[u8] {
     raw.strip_suffix(b"\r").unwrap_or(raw)
 }
 
+/// What may precede a command without meaning anything: space, HT and the
+/// control characters rule 1 drops (never LF, which ends the line).
+fn is_leading_filler(b: u8) -> bool {
+    b == b' ' || (b != b'\n' && is_discarded_control(b)) || b == b'\t'
+}
+
 /// ASCII control characters other than HT (DEL counts as one). LF never
 /// reaches this point.
 fn is_discarded_control(b: u8) -> bool {
     (b < 0x20 && b != b'\t') || b == 0x7f
 }
 
-/// `# interrupt`, allowing any white space around and between the parts.
-fn is_interrupt_comment(text: &str) -> bool {
-    text.trim()
-        .strip_prefix('#')
-        .is_some_and(|rest| rest.trim() == "interrupt")
+/// `# interrupt`, allowing any white space around and between the parts
+/// (control characters are dropped first, as for every line).
+fn is_interrupt_comment(content: &[u8]) -> bool {
+    if content.len() > MAX_LINE_BYTES {
+        return false;
+    }
+    let cleaned: Vec<u8> = content
+        .iter()
+        .copied()
+        .filter(|&b| !is_discarded_control(b))
+        .collect();
+    cleaned
+        .trim_ascii()
+        .strip_prefix(b"#")
+        .is_some_and(|rest| rest.trim_ascii() == b"interrupt")
+}
+
+/// The id of a line that cannot be read as a command, if it starts with
+/// one: digits up to the first space or tab, fitting 32 bits. Read on bytes
+/// so that an over-long or non-UTF-8 rest does not hide it.
+fn leading_id(command: &[u8]) -> Option<u32> {
+    let cleaned: Vec<u8> = command
+        .iter()
+        .copied()
+        .filter(|&b| !is_discarded_control(b))
+        .collect();
+    let start = cleaned.iter().position(|&b| b != b' ' && b != b'\t')?;
+    let rest = &cleaned[start..];
+    let end = rest
+        .iter()
+        .position(|&b| b == b' ' || b == b'\t')
+        .unwrap_or(rest.len());
+    let digits = &rest[..end];
+    // A run of digits with nothing after it may be the cut end of an
+    // over-long line, not a whole id.
+    if digits.is_empty() || end == rest.len() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(digits).ok()?.parse().ok()
 }
 
 /// Splits off the optional numeric id. `text` is trimmed and not empty.
@@ -172,6 +241,7 @@ fn split_id(text: &str) -> Line {
             text: rest.to_string(),
         },
         Err(_) => Line::Malformed {
+            id: None,
             reason: LineError::IdOutOfRange,
         },
     }
@@ -189,7 +259,14 @@ mod tests {
     }
 
     fn malformed(reason: LineError) -> Line {
-        Line::Malformed { reason }
+        Line::Malformed { id: None, reason }
+    }
+
+    fn malformed_with_id(id: u32, reason: LineError) -> Line {
+        Line::Malformed {
+            id: Some(id),
+            reason,
+        }
     }
 
     #[test]
@@ -293,17 +370,30 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_is_malformed() {
+    fn invalid_utf8_is_malformed_and_keeps_a_readable_id() {
         assert_eq!(preprocess(b"name\xff\n"), malformed(LineError::InvalidUtf8));
         assert_eq!(
             preprocess(b"1 play b \xc3"),
-            malformed(LineError::InvalidUtf8)
+            malformed_with_id(1, LineError::InvalidUtf8)
         );
-        // Even inside a comment: we refuse to guess where a broken line ends.
         assert_eq!(
-            preprocess(b"name # \xff"),
+            preprocess(b"\t77\x00 play b \xc3\x28\r\n"),
+            malformed_with_id(77, LineError::InvalidUtf8)
+        );
+        // Not an id: a broken first word, or digits too many for 32 bits.
+        assert_eq!(preprocess(b"7\xff name"), malformed(LineError::InvalidUtf8));
+        assert_eq!(
+            preprocess(b"4294967296 name \xff"),
             malformed(LineError::InvalidUtf8)
         );
+    }
+
+    #[test]
+    fn a_comment_is_never_decoded() {
+        // The comment is cut on bytes first, so its bytes do not matter.
+        assert_eq!(preprocess(b"name # \xff"), command(None, "name"));
+        assert_eq!(preprocess(b"# \xfe\xfe\n"), Line::Blank);
+        assert_eq!(preprocess(b"5 name#\xc3"), command(Some(5), "name"));
     }
 
     #[test]
@@ -323,10 +413,50 @@ mod tests {
         let over = vec![b'x'; MAX_LINE_BYTES + 1];
         assert_eq!(preprocess(&over), malformed(LineError::TooLong));
 
-        // Long comments count too: the limit is about what we buffer.
+        // The id of an over-long line is still echoed.
+        let mut long_with_id = b"77 name ".to_vec();
+        long_with_id.resize(MAX_LINE_BYTES + 1, b'x');
+        assert_eq!(
+            preprocess(&long_with_id),
+            malformed_with_id(77, LineError::TooLong)
+        );
+
+        // Comments do not count: only the command part must be whole (the
+        // reader keeps a bounded prefix of any line).
         let mut long_comment = b"name #".to_vec();
-        long_comment.resize(MAX_LINE_BYTES + 1, b' ');
-        assert_eq!(preprocess(&long_comment), malformed(LineError::TooLong));
+        long_comment.resize(10 * MAX_LINE_BYTES, b'x');
+        assert_eq!(preprocess(&long_comment), command(None, "name"));
+        let mut only_comment = vec![b'#'; 5000];
+        only_comment.push(b'\n');
+        assert_eq!(preprocess(&only_comment), Line::Blank);
+        let mut late_hash = vec![b'x'; MAX_LINE_BYTES + 1];
+        late_hash.extend_from_slice(b"# comment");
+        assert_eq!(preprocess(&late_hash), malformed(LineError::TooLong));
+    }
+
+    #[test]
+    fn leading_white_space_of_any_length_is_dropped() {
+        let mut blank = vec![b' '; 3 * MAX_LINE_BYTES];
+        blank.extend_from_slice(b"\t\x00\r\n");
+        assert_eq!(preprocess(&blank), Line::Blank);
+        let mut input = blank.clone();
+        input.extend_from_slice(&vec![b'\t'; 2 * MAX_LINE_BYTES]);
+        input.extend_from_slice(b"9 name\n");
+        let lines = read_all(&input);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(preprocess(&lines[0]), Line::Blank);
+        assert_eq!(preprocess(&lines[1]), command(Some(9), "name"));
+    }
+
+    #[test]
+    fn a_long_comment_line_cut_by_the_reader_stays_blank() {
+        let mut input = vec![b'#'];
+        input.resize(1 + 3 * MAX_LINE_BYTES, b'x');
+        input.extend_from_slice(b"\n5 name\n");
+        let lines = read_all(&input);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(preprocess(&lines[0]), Line::Blank);
+        assert_eq!(preprocess(&lines[1]), command(Some(5), "name"));
     }
 
     fn read_all(input: &[u8]) -> Vec<Vec<u8>> {

@@ -26,7 +26,7 @@
 //!         Ok(_) => success(id, ""),
 //!         Err(e) => failure(id, e.reply_text()),
 //!     },
-//!     Line::Malformed { .. } => failure(None, warpstone::protocol::reply::SYNTAX_ERROR),
+//!     Line::Malformed { id, .. } => failure(id, warpstone::protocol::reply::SYNTAX_ERROR),
 //!     Line::Blank | Line::Interrupt => String::new(),
 //! };
 //! assert_eq!(reply, "=7 true\n\n");

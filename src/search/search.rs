@@ -201,7 +201,9 @@ impl<G: Game> Search<G> {
             filter: self.filter.as_deref(),
             limits: *limits,
             start,
-            deadline: limits.time.map(|t| start + t),
+            // No deadline past what an Instant can hold (the engine clamps
+            // clocks to a year, so this is only a guard).
+            deadline: limits.time.and_then(|t| start.checked_add(t)),
             batch_budget: match (limits.time, limits.playouts) {
                 (Some(t), _) => Some(t),
                 (None, None) => Some(UNLIMITED_RUN_BATCH_BUDGET),

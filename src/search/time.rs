@@ -20,6 +20,26 @@ use super::config::{
 use crate::game::Color;
 use std::time::Duration;
 
+/// The longest clock the engine keeps: a year. Protocol numbers are `f64`
+/// seconds and a controller may send any of them (`time_settings 1e20 0 0`);
+/// past about 1.8e19 s a `Duration` cannot hold them, and long before that
+/// `Instant + Duration` overflows. A year is far beyond any real game, so
+/// clamping to it changes no play.
+pub const MAX_CLOCK: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+
+/// Seconds from a protocol or option value as a `Duration`, for every place
+/// a float becomes a clock: negative, zero or NaN give zero, anything above
+/// [`MAX_CLOCK`] (infinity too) gives [`MAX_CLOCK`]. Never panics.
+pub fn clock_duration(seconds: f64) -> Duration {
+    if seconds.is_nan() || seconds <= 0.0 {
+        Duration::ZERO
+    } else if seconds >= MAX_CLOCK.as_secs_f64() {
+        MAX_CLOCK
+    } else {
+        Duration::from_secs_f64(seconds)
+    }
+}
+
 /// The time system of the game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TimeControl {
@@ -308,6 +328,20 @@ mod tests {
 
     fn close(a: Duration, b: f64) -> bool {
         (a.as_secs_f64() - b).abs() < 1e-6
+    }
+
+    #[test]
+    fn clock_duration_clamps_instead_of_panicking() {
+        assert_eq!(clock_duration(1.5), Duration::from_millis(1500));
+        assert_eq!(clock_duration(0.0), Duration::ZERO);
+        assert_eq!(clock_duration(-0.0), Duration::ZERO);
+        assert_eq!(clock_duration(-3.0), Duration::ZERO);
+        assert_eq!(clock_duration(f64::NAN), Duration::ZERO);
+        for huge in [1e9, 1.8e19, 1e20, f64::MAX, f64::INFINITY] {
+            assert_eq!(clock_duration(huge), MAX_CLOCK, "{huge}");
+        }
+        // A clamped clock still fits after the current instant.
+        assert!(std::time::Instant::now().checked_add(MAX_CLOCK).is_some());
     }
 
     #[test]

@@ -131,11 +131,15 @@ impl GoSession {
     /// Replays a game record up to (not including) `move_number`; the
     /// current game is replaced only if the whole replay succeeds.
     pub(super) fn load_sgf(&mut self, path: &str, move_number: Option<i64>) -> Reply {
-        let Ok(text) = std::fs::read_to_string(path) else {
+        let Some(text) = crate::engine::record_file::read_record_logged(path) else {
             return Reply::err(CANNOT_LOAD_FILE);
         };
-        let Ok(record) = sgf::parse_sgf(&text) else {
-            return Reply::err(CANNOT_LOAD_FILE);
+        let record = match sgf::parse_sgf(&text) {
+            Ok(record) => record,
+            Err(e) => {
+                tracing::warn!("loadsgf {path:?}: {e}");
+                return Reply::err(CANNOT_LOAD_FILE);
+            }
         };
         let Ok(mut pos) = Position::new(record.size, record.komi) else {
             return Reply::err(CANNOT_LOAD_FILE);

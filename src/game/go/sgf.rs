@@ -1,12 +1,13 @@
-//! SGF game records: the main line of a Go game, read with `sgf-parse`,
-//! written by hand (the format we emit is tiny and fixed).
+//! SGF game records: the main line of a Go game, read with the crate's own
+//! iterative SGF reader ([`crate::game::sgf_reader`]), written by hand (the
+//! format we emit is tiny and fixed).
 //!
 //! Coordinates are (col, row) with row 0 at the bottom, as everywhere in
 //! this crate; SGF counts rows from the top, which is converted here.
 
+use crate::game::sgf_reader::{self, first_value, Node, SgfSyntaxError};
 use crate::game::Color;
-use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// One game: board, komi, handicap, setup stones and the moves in order.
@@ -24,8 +25,8 @@ pub struct GameRecord {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SgfError {
-    #[error("SGF syntax error: {0}")]
-    Syntax(#[from] sgf_parse::SgfParseError),
+    #[error("cannot read the SGF: {0}")]
+    Syntax(#[from] SgfSyntaxError),
     #[error("the SGF holds no Go game")]
     NotGo,
     #[error("board size {0}x{1} is not supported")]
@@ -40,43 +41,48 @@ pub enum SgfError {
 
 const DEFAULT_SIZE: usize = 19;
 
-/// Reads the main line of the first game tree: SZ (default 19), KM
-/// (default 0), HA, AB/AW setup before the first move, then B/W moves.
-/// `tt` and the empty value are passes (`tt` only for boards up to 19x19).
+/// Reads the main line of the first game tree: GM (absent or 1), SZ
+/// (default 19), KM (default 0), HA, AB/AW setup before the first move,
+/// then B/W moves. `tt` and the empty value are passes (`tt` only for
+/// boards up to 19x19). Over [`sgf_reader::MAX_MAIN_LINE_NODES`] nodes is
+/// an error.
 pub fn parse_sgf(text: &str) -> Result<GameRecord, SgfError> {
-    let trees = sgf_parse::parse(text)?;
-    let root = trees
-        .first()
-        .ok_or(SgfError::NotGo)?
-        .as_go_node()
-        .map_err(|_| SgfError::NotGo)?;
+    let nodes = sgf_reader::main_line(text)?;
+    let root = nodes.first().ok_or(SgfError::NotGo)?;
+    match first_value(root, "GM").map(str::trim) {
+        None | Some("1") => {}
+        Some(_) => return Err(SgfError::NotGo),
+    }
 
-    let size = match root.get_property("SZ") {
+    let size = match first_value(root, "SZ") {
         None => DEFAULT_SIZE,
-        Some(Prop::SZ((cols, rows))) if cols == rows => *cols as usize,
-        Some(Prop::SZ((cols, rows))) => {
-            return Err(SgfError::BoardSize(*cols as usize, *rows as usize))
-        }
-        Some(_) => return Err(SgfError::InvalidProperty("SZ".into())),
+        Some(text) => match board_size(text) {
+            Some((cols, rows)) if cols == rows => cols,
+            Some((cols, rows)) => return Err(SgfError::BoardSize(cols, rows)),
+            None => return Err(SgfError::InvalidProperty("SZ".into())),
+        },
     };
     if !(super::Position::MIN_SIZE..=super::Position::MAX_SIZE).contains(&size) {
         return Err(SgfError::BoardSize(size, size));
     }
-    let komi = match root.get_property("KM") {
+    let komi = match first_value(root, "KM") {
         None => 0.0,
-        Some(Prop::KM(komi)) if komi.is_finite() => *komi as f32,
-        Some(_) => return Err(SgfError::InvalidProperty("KM".into())),
+        Some(text) => text
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .map(|k| k as f32)
+            .filter(|k| k.is_finite())
+            .ok_or_else(|| SgfError::InvalidProperty("KM".into()))?,
     };
-    let handicap = match root.get_property("HA") {
+    let handicap = match first_value(root, "HA") {
         None => 0,
-        Some(Prop::HA(n)) => {
-            u32::try_from(*n).map_err(|_| SgfError::InvalidProperty("HA".into()))?
-        }
-        // sgf-parse rejects HA below 2; 0 and 1 both mean "no handicap".
-        Some(Prop::Invalid(_, values)) if matches!(values.as_slice(), [v] if v == "0" || v == "1") => {
-            0
-        }
-        Some(_) => return Err(SgfError::InvalidProperty("HA".into())),
+        // 0 and 1 both mean "no handicap".
+        Some(text) => match text.trim().parse::<u32>() {
+            Ok(n) if n >= 2 => n,
+            Ok(_) => 0,
+            Err(_) => return Err(SgfError::InvalidProperty("HA".into())),
+        },
     };
 
     let mut record = GameRecord {
@@ -86,39 +92,69 @@ pub fn parse_sgf(text: &str) -> Result<GameRecord, SgfError> {
         setup: Vec::new(),
         moves: Vec::new(),
     };
-    for node in root.main_variation() {
-        let mut black_setup: Vec<(usize, usize)> = Vec::new();
-        let mut white_setup: Vec<(usize, usize)> = Vec::new();
-        for prop in node.properties() {
-            match prop {
-                Prop::B(mv) => record.moves.push((Color::Black, sgf_move(*mv, size)?)),
-                Prop::W(mv) => record.moves.push((Color::White, sgf_move(*mv, size)?)),
-                Prop::AB(points) => black_setup.extend(setup_points(points, size)?),
-                Prop::AW(points) => white_setup.extend(setup_points(points, size)?),
-                Prop::AE(_) => return Err(SgfError::Unsupported("AE")),
-                Prop::Invalid(id, _) if matches!(id.as_str(), "B" | "W" | "AB" | "AW") => {
-                    return Err(SgfError::InvalidProperty(id.clone()))
-                }
-                _ => {}
-            }
-        }
-        if black_setup.is_empty() && white_setup.is_empty() {
-            continue;
-        }
-        if !record.moves.is_empty() {
-            return Err(SgfError::Unsupported("setup after the first move"));
-        }
-        record
-            .setup
-            .extend(black_setup.into_iter().map(|p| (Color::Black, p)));
-        record
-            .setup
-            .extend(white_setup.into_iter().map(|p| (Color::White, p)));
+    for node in &nodes {
+        read_node(node, &mut record)?;
     }
     record
         .setup
         .sort_unstable_by_key(|&(color, point)| (color, point));
     Ok(record)
+}
+
+/// Adds one node's moves and setup stones to `record`.
+fn read_node(node: &Node, record: &mut GameRecord) -> Result<(), SgfError> {
+    let size = record.size;
+    let mut black_setup = BTreeSet::new();
+    let mut white_setup = BTreeSet::new();
+    for prop in node {
+        match prop.id.as_str() {
+            "B" | "W" => {
+                let color = if prop.id == "B" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let [value] = prop.values.as_slice() else {
+                    return Err(SgfError::InvalidProperty(prop.id.clone()));
+                };
+                record.moves.push((color, sgf_move(value, size, &prop.id)?));
+            }
+            "AB" | "AW" => {
+                let set = if prop.id == "AB" {
+                    &mut black_setup
+                } else {
+                    &mut white_setup
+                };
+                for value in &prop.values {
+                    setup_points(value, size, &prop.id, set)?;
+                }
+            }
+            "AE" => return Err(SgfError::Unsupported("AE")),
+            _ => {}
+        }
+    }
+    if black_setup.is_empty() && white_setup.is_empty() {
+        return Ok(());
+    }
+    if !record.moves.is_empty() {
+        return Err(SgfError::Unsupported("setup after the first move"));
+    }
+    record
+        .setup
+        .extend(black_setup.into_iter().map(|p| (Color::Black, p)));
+    record
+        .setup
+        .extend(white_setup.into_iter().map(|p| (Color::White, p)));
+    Ok(())
+}
+
+/// `SZ[n]` or `SZ[cols:rows]`.
+fn board_size(text: &str) -> Option<(usize, usize)> {
+    let number = |t: &str| t.trim().parse::<usize>().ok();
+    match text.split_once(':') {
+        None => number(text).map(|n| (n, n)),
+        Some((cols, rows)) => Some((number(cols)?, number(rows)?)),
+    }
 }
 
 /// SGF text for a record: `FF[4] GM[1] SZ KM HA AP`, setup, then one node
@@ -152,20 +188,60 @@ pub fn write_sgf(rec: &GameRecord) -> String {
     out
 }
 
-fn sgf_move(mv: SgfMove, size: usize) -> Result<Option<(usize, usize)>, SgfError> {
-    match mv {
-        SgfMove::Pass => Ok(None),
-        SgfMove::Move(SgfPoint { x: 19, y: 19 }) if size <= 19 => Ok(None),
-        SgfMove::Move(point) => board_coords(point, size).map(Some),
+fn sgf_move(value: &str, size: usize, id: &str) -> Result<Option<(usize, usize)>, SgfError> {
+    if value.trim().is_empty() {
+        return Ok(None);
+    }
+    let point = sgf_point(value).ok_or_else(|| SgfError::InvalidProperty(id.to_string()))?;
+    if point == (19, 19) && size <= 19 {
+        return Ok(None);
+    }
+    board_coords(point, size).map(Some)
+}
+
+/// One point (`dd`) or a rectangle (`aa:cc`, FF[4] compressed lists).
+fn setup_points(
+    value: &str,
+    size: usize,
+    id: &str,
+    set: &mut BTreeSet<(usize, usize)>,
+) -> Result<(), SgfError> {
+    let invalid = || SgfError::InvalidProperty(id.to_string());
+    let (first, last) = match value.split_once(':') {
+        None => {
+            let p = sgf_point(value).ok_or_else(invalid)?;
+            (p, p)
+        }
+        Some((a, b)) => (
+            sgf_point(a).ok_or_else(invalid)?,
+            sgf_point(b).ok_or_else(invalid)?,
+        ),
+    };
+    let (x0, x1) = (first.0.min(last.0), first.0.max(last.0));
+    let (y0, y1) = (first.1.min(last.1), first.1.max(last.1));
+    for x in x0..=x1 {
+        for y in y0..=y1 {
+            set.insert(board_coords((x, y), size)?);
+        }
+    }
+    Ok(())
+}
+
+/// Two letters, `a`..`z` then `A`..`Z` (0..51), column first, rows from
+/// the top.
+fn sgf_point(value: &str) -> Option<(usize, usize)> {
+    let letter = |b: u8| match b {
+        b'a'..=b'z' => Some((b - b'a') as usize),
+        b'A'..=b'Z' => Some((b - b'A') as usize + 26),
+        _ => None,
+    };
+    match value.trim().as_bytes() {
+        &[x, y] => Some((letter(x)?, letter(y)?)),
+        _ => None,
     }
 }
 
-fn setup_points(points: &HashSet<SgfPoint>, size: usize) -> Result<Vec<(usize, usize)>, SgfError> {
-    points.iter().map(|&p| board_coords(p, size)).collect()
-}
-
-fn board_coords(point: SgfPoint, size: usize) -> Result<(usize, usize), SgfError> {
-    let (x, y) = (point.x as usize, point.y as usize);
+fn board_coords((x, y): (usize, usize), size: usize) -> Result<(usize, usize), SgfError> {
     if x >= size || y >= size {
         return Err(SgfError::OffBoard(size));
     }
@@ -187,4 +263,48 @@ fn sgf_coords((col, row): (usize, usize), size: usize) -> String {
     s.push(letter(col));
     s.push(letter(size.saturating_sub(row + 1)));
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Color::{Black as B, White as W};
+
+    #[test]
+    fn sgf_reads_compressed_setup_and_old_identifiers() {
+        let rec = parse_sgf("(;GM[1]SZ[5]CoPyright[x]HA[1]AB[aa:bb]AW[ee];W[cc])").unwrap();
+        assert_eq!(rec.handicap, 0);
+        assert_eq!(
+            rec.setup,
+            vec![
+                (B, (0, 3)),
+                (B, (0, 4)),
+                (B, (1, 3)),
+                (B, (1, 4)),
+                (W, (4, 0))
+            ]
+        );
+        assert_eq!(rec.moves, vec![(W, Some((2, 2)))]);
+    }
+
+    #[test]
+    fn sgf_long_or_deep_records_are_refused_without_overflowing_the_stack() {
+        let handle = std::thread::Builder::new()
+            .stack_size(64 * 1024)
+            .spawn(|| {
+                let long = format!("(;GM[1]SZ[19]{})", ";B[tt];W[tt]".repeat(50_000));
+                assert!(parse_sgf(&long).is_err());
+                let deep = format!(
+                    "(;SZ[19]{}{}",
+                    "(;B[tt]".repeat(100_000),
+                    ")".repeat(100_001)
+                );
+                assert!(parse_sgf(&deep).is_err());
+                // Passes up to the node cap load.
+                let passes = format!("(;SZ[19]{})", ";B[tt];W[]".repeat(2_000));
+                assert_eq!(parse_sgf(&passes).unwrap().moves.len(), 4_000);
+            })
+            .unwrap();
+        handle.join().expect("no stack overflow");
+    }
 }

@@ -30,15 +30,13 @@
 //! run the other way round), so the board decides.
 
 use super::{Cell, Move, Position};
+use crate::game::sgf_reader;
 use crate::game::{Game, IllegalReason};
-use sgf_parse::{go, unknown_game, GameTree};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HgfError {
-    #[error("not an SGF game record: {0}")]
-    Syntax(String),
-    #[error("the record holds no game")]
-    NoGame,
+    #[error("cannot read the record: {0}")]
+    Syntax(#[from] sgf_reader::SgfSyntaxError),
     #[error("missing or bad board size (SZ)")]
     BadSize,
     #[error("move {index}: cannot read `{text}`")]
@@ -53,90 +51,39 @@ pub enum HgfError {
     },
 }
 
-/// One property of the main line, reduced to what a record needs.
-enum Item {
-    Size(Option<usize>),
-    Stone { white: bool, text: String },
-    Other,
-}
-
-fn go_item(prop: &go::Prop) -> Item {
-    match prop {
-        go::Prop::SZ((w, h)) if w == h => Item::Size(Some(*w as usize)),
-        go::Prop::SZ(_) => Item::Size(None),
-        go::Prop::W(m) => Item::Stone {
-            white: true,
-            text: format!("{m:?}"),
-        },
-        go::Prop::B(m) => Item::Stone {
-            white: false,
-            text: format!("{m:?}"),
-        },
-        go::Prop::Invalid(id, values) => raw_item(id, values),
-        _ => Item::Other,
-    }
-}
-
-fn unknown_item(prop: &unknown_game::Prop) -> Item {
-    match prop {
-        unknown_game::Prop::SZ((w, h)) if w == h => Item::Size(Some(*w as usize)),
-        unknown_game::Prop::SZ(_) => Item::Size(None),
-        unknown_game::Prop::W(m) => Item::Stone {
-            white: true,
-            text: m.clone(),
-        },
-        unknown_game::Prop::B(m) => Item::Stone {
-            white: false,
-            text: m.clone(),
-        },
-        unknown_game::Prop::Invalid(id, values) => raw_item(id, values),
-        _ => Item::Other,
-    }
-}
-
-/// Properties the SGF library could not type (hgf moves such as `H3`
-/// read as invalid Go moves).
-fn raw_item(id: &str, values: &[String]) -> Item {
-    let text = values.first().cloned().unwrap_or_default();
-    match id {
-        "W" => Item::Stone { white: true, text },
-        "B" => Item::Stone { white: false, text },
-        "SZ" => Item::Size(None),
-        _ => Item::Other,
+/// `SZ[n]`, or `SZ[n:n]`.
+fn side_length(text: &str) -> Option<usize> {
+    let number = |t: &str| t.trim().parse::<usize>().ok();
+    match text.split_once(':') {
+        None => number(text),
+        Some((a, b)) => Some(number(a)?).filter(|&n| Some(n) == number(b)),
     }
 }
 
 /// Reads the main line of a LittleGolem record: the side length and the
 /// moves in our cell indices. The moves are replayed, so every one returned
-/// is legal in turn (swap allowed); a trailing `resign` is dropped.
+/// is legal in turn (swap allowed); a trailing `resign` is dropped. Read
+/// with the crate's iterative SGF reader, so no record can overflow the
+/// stack; a main line over [`sgf_reader::MAX_MAIN_LINE_NODES`] nodes is an
+/// error.
 pub fn parse_hgf(text: &str) -> Result<(usize, Vec<Move>), HgfError> {
-    let trees = sgf_parse::parse(text).map_err(|e| HgfError::Syntax(e.to_string()))?;
-    let items: Vec<Item> = match trees.first().ok_or(HgfError::NoGame)? {
-        GameTree::GoGame(root) => root
-            .main_variation()
-            .flat_map(|node| node.properties().map(go_item))
-            .collect(),
-        GameTree::Unknown(root) => root
-            .main_variation()
-            .flat_map(|node| node.properties().map(unknown_item))
-            .collect(),
-    };
-    let side = items
-        .iter()
-        .find_map(|item| match item {
-            Item::Size(s) => Some(*s),
-            _ => None,
-        })
-        .flatten()
+    let nodes = sgf_reader::main_line(text)?;
+    let props = || nodes.iter().flatten();
+    let side = props()
+        .find(|p| p.id == "SZ")
+        .and_then(|p| p.values.first())
+        .and_then(|v| side_length(v))
         .ok_or(HgfError::BadSize)?;
     let mut pos = Position::new(side).map_err(|_| HgfError::BadSize)?;
     let mut moves = Vec::new();
-    for item in items {
-        let Item::Stone { white, text } = item else {
-            continue;
+    for prop in props() {
+        let white = match prop.id.as_str() {
+            "W" => true,
+            "B" => false,
+            _ => continue,
         };
         let index = moves.len();
-        let word = text.trim();
+        let word = prop.values.first().map_or("", |v| v.trim());
         if word.eq_ignore_ascii_case("resign") {
             break;
         }
@@ -282,5 +229,19 @@ mod tests {
         ] {
             assert!(parse_hgf(text).is_err(), "{text}");
         }
+    }
+
+    #[test]
+    fn long_and_deep_records_are_refused_without_overflowing_the_stack() {
+        let handle = std::thread::Builder::new()
+            .stack_size(64 * 1024)
+            .spawn(|| {
+                let long = format!("(;SZ[8]{})", ";W[swap];B[swap]".repeat(50_000));
+                assert!(matches!(parse_hgf(&long), Err(HgfError::Syntax(_))));
+                let deep = format!("(;SZ[8]{}", "(;W[H3]".repeat(100_000));
+                assert!(parse_hgf(&deep).is_err());
+            })
+            .unwrap();
+        handle.join().expect("no stack overflow");
     }
 }
