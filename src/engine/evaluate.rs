@@ -120,7 +120,7 @@ fn win_rate(s: &LeafStats, mover: Color) -> f32 {
 /// least one each), the time limit, or `stop`, whichever comes first. The
 /// first round runs one playout per leaf, whatever the limits, so there is
 /// always a rating; later rounds are sized from the measured speed to
-/// take about [`ROUND_TIME`] each.
+/// take about `ROUND_TIME` (100 ms) each.
 pub fn rate_leaves_within<G: Game>(
     sim: &dyn Simulator<G>,
     leaves: &[G],

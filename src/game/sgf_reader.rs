@@ -1,4 +1,4 @@
-//! The SGF syntax (FF[4] collections), reduced to what loading a game needs:
+//! The SGF syntax (`FF[4]` collections), reduced to what loading a game needs:
 //! the properties of the main line of the first game tree. Shared by the Go
 //! records (`go::sgf`) and LittleGolem's Havannah records (`havannah::hgf`).
 //!
