@@ -99,7 +99,7 @@ where
                 scope.spawn(move || {
                     let mut rng = FastRng::new(options.seed.wrapping_add(t as u64));
                     let mut record = PlayoutRecord::default();
-                    let mut owner = vec![0i8; pos.move_space()];
+                    let mut owner = vec![0i8; pos.cell_space()];
                     let (mut playouts, mut moves) = (0u64, 0u64);
                     loop {
                         for _ in 0..CLOCK_EVERY {

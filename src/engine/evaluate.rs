@@ -17,8 +17,8 @@ const ROUND_TIME: Duration = Duration::from_millis(100);
 /// rounds never reuse a leaf's seed).
 const ROUND_SEED_STEP: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// Average ownership per move index over `playouts` playouts from `pos`
-/// (+1 Black holds the cell at the end … -1 White).
+/// Average ownership per cell ([`Game::move_cell`]) over `playouts`
+/// playouts from `pos` (+1 Black holds the cell at the end … -1 White).
 pub fn ownership<G: Game>(sim: &dyn Simulator<G>, pos: &G, playouts: u32, seed: u64) -> Vec<f32> {
     let mut stats = vec![LeafStats::default()];
     sim.simulate(std::slice::from_ref(pos), playouts.max(1), seed, &mut stats);
@@ -27,12 +27,12 @@ pub fn ownership<G: Game>(sim: &dyn Simulator<G>, pos: &G, playouts: u32, seed: 
 }
 
 /// The positions after every legal move of the side to move that puts a
-/// stone on the board, with the move and its index. The last move index of
-/// both games is the move that places nothing (Go's pass, Havannah's swap),
-/// so those are left out: they are no cell of a heat map.
+/// stone on a cell ([`Game::move_cell`]), with the move and its cell. Moves
+/// that place nothing (Go's pass, Havannah's swap) are left out: they are
+/// no cell of a heat map.
 pub struct Children<G: Game> {
     pub moves: Vec<G::Move>,
-    pub indices: Vec<usize>,
+    pub cells: Vec<usize>,
     pub leaves: Vec<G>,
 }
 
@@ -41,21 +41,19 @@ pub fn placements<G: Game>(pos: &G) -> Children<G> {
     if pos.outcome().is_none() {
         pos.legal_moves(&mut legal);
     }
-    let board = pos.move_space().saturating_sub(1);
     let mut out = Children {
         moves: Vec::with_capacity(legal.len()),
-        indices: Vec::with_capacity(legal.len()),
+        cells: Vec::with_capacity(legal.len()),
         leaves: Vec::with_capacity(legal.len()),
     };
     for mv in legal {
-        let index = pos.move_index(mv);
-        if index >= board {
+        let Some(cell) = pos.move_cell(mv) else {
             continue;
-        }
+        };
         let mut next = pos.clone();
         next.play_unchecked(mv);
         out.moves.push(mv);
-        out.indices.push(index);
+        out.cells.push(cell);
         out.leaves.push(next);
     }
     out
@@ -209,21 +207,21 @@ pub fn rating_text(names: &[String], rated: &Rated) -> String {
     text
 }
 
-/// [`rate_leaves`] laid out for a heat map: one value per index in
-/// `0..move_space` (`indices[i]` is leaf `i`'s), 0 where no move was given.
+/// [`rate_leaves`] laid out for a heat map: one value per cell in
+/// `0..cell_space` (`cells[i]` is leaf `i`'s), 0 where no move was given.
 pub fn move_values<G: Game>(
     sim: &dyn Simulator<G>,
-    indices: &[usize],
+    cells: &[usize],
     leaves: &[G],
     mover: Color,
-    move_space: usize,
+    cell_space: usize,
     playouts: u32,
     seed: u64,
 ) -> Vec<f32> {
     let rated = rate_leaves(sim, leaves, mover, playouts, seed);
-    let mut values = vec![0.0f32; move_space];
-    for (&index, &v) in indices.iter().zip(&rated.win_rates) {
-        if let Some(slot) = values.get_mut(index) {
+    let mut values = vec![0.0f32; cell_space];
+    for (&cell, &v) in cells.iter().zip(&rated.win_rates) {
+        if let Some(slot) = values.get_mut(cell) {
             *slot = v;
         }
     }
@@ -266,7 +264,7 @@ mod tests {
         // The second move may be a swap; it is no cell.
         let c = placements(&hav);
         assert_eq!(c.leaves.len(), 36);
-        assert!(c.indices.iter().all(|&i| i < hav.move_space() - 1));
+        assert!(c.cells.iter().all(|&i| i < hav.cell_space()));
     }
 
     #[test]
@@ -303,11 +301,10 @@ mod tests {
         let sim = CpuSimulator::new();
         let pos = go::Position::new(5, 7.5).unwrap();
         let c = placements(&pos);
-        let black = move_values(&sim, &c.indices, &c.leaves, Color::Black, 26, 30, 1);
-        let white = move_values(&sim, &c.indices, &c.leaves, Color::White, 26, 30, 1);
-        assert_eq!(black.len(), 26);
-        assert_eq!(black[25], 0.0, "pass is not rated");
-        for &i in &c.indices {
+        let black = move_values(&sim, &c.cells, &c.leaves, Color::Black, 25, 30, 1);
+        let white = move_values(&sim, &c.cells, &c.leaves, Color::White, 25, 30, 1);
+        assert_eq!(black.len(), 25, "one value per cell; pass is no cell");
+        for &i in &c.cells {
             assert!((black[i] + white[i] - 1.0).abs() < 1e-6);
         }
     }

@@ -296,9 +296,11 @@ impl HavannahSession {
             Ok(r) => r,
             Err(reply) => return reply,
         };
-        let mut values = vec![0.0f32; self.pos.move_space()];
+        let mut values = vec![0.0f32; self.pos.cell_space()];
         for (&mv, v) in moves.iter().zip(evaluate::spread(&rated.win_rates)) {
-            values[self.pos.move_index(mv)] = v;
+            if let Some(cell) = self.pos.move_cell(mv) {
+                values[cell] = v;
+            }
         }
         Reply::ok(self.dboard(|c| values[c.0 as usize]))
     }

@@ -67,8 +67,8 @@ impl Outcome {
     }
 }
 
-/// What playouts from one position said about each place: per dense move
-/// index ([`Game::move_index`]), the sum over the playouts of +1 when Black
+/// What playouts from one position said about each place: per board cell
+/// ([`Game::move_cell`]), the sum over the playouts of +1 when Black
 /// ended up owning the place and -1 when White did. The search gathers it;
 /// a rule that needs a referee's judgement (which Go stones are dead) reads
 /// it. Missing entries read as 0: nothing known.
@@ -76,7 +76,7 @@ impl Outcome {
 pub struct OwnershipSums<'a>(pub &'a [f64]);
 
 impl OwnershipSums<'_> {
-    /// The sum at dense index `i` (Black's point of view).
+    /// The sum at cell `i` (Black's point of view).
     #[inline]
     pub fn at(&self, i: usize) -> f64 {
         self.0.get(i).copied().unwrap_or(0.0)
@@ -154,12 +154,23 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Zobrist hash of the position, including the side to move.
     fn hash(&self) -> u64;
 
-    /// Dense index of a move in `0..move_space()`, for AMAF tables and
-    /// per-cell statistics such as ownership. Go: points then pass.
+    /// Dense index of a move in `0..move_space()`, for the statistics kept
+    /// per move: AMAF tables and first plays in playouts. Go: points then
+    /// pass. A move is not a place: an Amazons move is (from, to, arrow),
+    /// a Connect Four move a column; per-place results use
+    /// [`move_cell`](Self::move_cell).
     fn move_index(&self, mv: Self::Move) -> usize;
 
     /// Size of the dense move-index space.
     fn move_space(&self) -> usize;
+
+    /// The board cell, in `0..cell_space()`, where `mv` puts a stone;
+    /// `None` for a move that places nothing (Go's pass, Havannah's swap).
+    /// Per-cell results — ownership, heat maps — are indexed by cell.
+    fn move_cell(&self, mv: Self::Move) -> Option<usize>;
+
+    /// Number of board cells: the length of an ownership table.
+    fn cell_space(&self) -> usize;
 
     /// The "do nothing" move if the game has one (Go: pass).
     fn pass_move(&self) -> Option<Self::Move> {

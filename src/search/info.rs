@@ -190,7 +190,7 @@ pub(super) fn collect<G: Game>(
     if let Some(pos) = root_pos {
         let n = trees.iter().map(|t| t.totals.playouts).sum::<u64>().max(1) as f64;
         let score: f64 = trees.iter().map(|t| t.totals.score_sum).sum();
-        info.ownership = (0..pos.move_space())
+        info.ownership = (0..pos.cell_space())
             .map(|i| {
                 let sum: f64 = trees
                     .iter()

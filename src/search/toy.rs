@@ -113,6 +113,14 @@ impl Game for TicTacToe {
     fn move_space(&self) -> usize {
         9
     }
+
+    fn move_cell(&self, mv: u8) -> Option<usize> {
+        Some(mv as usize)
+    }
+
+    fn cell_space(&self) -> usize {
+        9
+    }
 }
 
 impl Rollout for TicTacToe {
@@ -216,6 +224,15 @@ impl Game for Nim {
 
     fn move_space(&self) -> usize {
         3
+    }
+
+    /// Taking stones places nothing: Nim has no board.
+    fn move_cell(&self, _take: u8) -> Option<usize> {
+        None
+    }
+
+    fn cell_space(&self) -> usize {
+        0
     }
 }
 

@@ -19,11 +19,11 @@ impl<G> CpuSimulator<G> {
 
 impl<G: Rollout> CpuSimulator<G> {
     /// Runs `n` playouts from `leaf`, accumulating into `stats` (which must
-    /// already be reset to the leaf's move space).
+    /// already be reset for the leaf, [`LeafStats::reset_for`]).
     pub fn run_leaf(&self, leaf: &G, n: u32, rng: &mut FastRng, stats: &mut LeafStats) {
         let space = leaf.move_space();
         let mut record = PlayoutRecord::default();
-        let mut owner = vec![0i8; space];
+        let mut owner = vec![0i8; leaf.cell_space()];
         for _ in 0..n {
             record.reset(space);
             let result = leaf.rollout(rng, &mut record, &mut owner);
@@ -58,7 +58,7 @@ impl<G: Rollout> Simulator<G> for CpuSimulator<G> {
         for (i, (leaf, stats)) in leaves.iter().zip(out.iter_mut()).enumerate() {
             // One stream per leaf, so results do not depend on batch order.
             let mut rng = FastRng::new(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            stats.reset(leaf.move_space());
+            stats.reset_for(leaf);
             self.run_leaf(leaf, playouts_per_leaf, &mut rng, stats);
         }
     }

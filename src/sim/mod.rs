@@ -36,22 +36,27 @@ pub struct LeafStats {
     pub score_sum: f64,
     /// Indexed `[move_index][color.index()]`.
     pub amaf: Vec<[AmafCount; 2]>,
-    /// Per move index (board cell): sum over playouts of +1 where Black owns
-    /// the cell at the end, -1 where White does.
+    /// Per board cell ([`Game::move_cell`]): sum over playouts of +1 where
+    /// Black owns the cell at the end, -1 where White does.
     pub ownership: Vec<f32>,
 }
 
 impl LeafStats {
-    /// Zeroes the counters and sizes the tables for `move_space` entries,
-    /// reusing the allocations.
-    pub fn reset(&mut self, move_space: usize) {
+    /// Zeroes the counters and sizes the tables for `move_space` moves
+    /// (AMAF) and `cell_space` cells (ownership), reusing the allocations.
+    pub fn reset(&mut self, move_space: usize, cell_space: usize) {
         self.playouts = 0;
         self.black_wins = 0.0;
         self.score_sum = 0.0;
         self.amaf.clear();
         self.amaf.resize(move_space, [AmafCount::default(); 2]);
         self.ownership.clear();
-        self.ownership.resize(move_space, 0.0);
+        self.ownership.resize(cell_space, 0.0);
+    }
+
+    /// [`reset`](Self::reset) for `pos`'s game and board.
+    pub fn reset_for<G: Game>(&mut self, pos: &G) {
+        self.reset(pos.move_space(), pos.cell_space());
     }
 
     /// Adds `other`'s playouts, counters and tables to these (tables are
@@ -151,9 +156,9 @@ pub struct PlayoutResult {
 }
 
 /// A game's playout policy for the CPU simulator: plays `pos` out to the end
-/// with the cheap policy, noting first plays in `record` and per-cell
-/// ownership in `ownership` (+1 Black, -1 White, 0 neither; one entry per
-/// move index, overwritten).
+/// with the cheap policy, noting first plays in `record` (per move index)
+/// and per-cell ownership in `ownership` (+1 Black, -1 White, 0 neither;
+/// one entry per cell, [`Game::move_cell`], overwritten).
 pub trait Rollout: Game {
     fn rollout(
         &self,
@@ -178,7 +183,7 @@ mod tests {
     fn merge_adds_counters_and_tables() {
         let mut a = LeafStats::default();
         let mut b = LeafStats::default();
-        b.reset(3);
+        b.reset(3, 3);
         b.playouts = 10;
         b.black_wins = 4.5;
         b.score_sum = -7.0;

@@ -29,7 +29,7 @@ impl<G: Rollout> Simulator<G> for SyntheticSimulator<G> {
     fn simulate(&self, leaves: &[G], playouts_per_leaf: u32, seed: u64, out: &mut [LeafStats]) {
         let k = playouts_per_leaf;
         for (i, (leaf, stats)) in leaves.iter().zip(out.iter_mut()).enumerate() {
-            stats.reset(leaf.move_space());
+            stats.reset_for(leaf);
             let h = (seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
                 .wrapping_mul(0xD1B5_4A32_D192_ED03);
             // A Black win rate between 0.3 and 0.7, and every point first

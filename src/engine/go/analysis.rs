@@ -251,7 +251,7 @@ pub(super) fn info_line(
             for col in 0..size {
                 let own = pos
                     .point(col, row)
-                    .and_then(|p| info.ownership.get(pos.move_index(Move::Play(p))))
+                    .and_then(|p| info.ownership.get(pos.cell_of(p)))
                     .copied()
                     .unwrap_or(0.0);
                 let _ = write!(line, " {:.4}", own * black_view);

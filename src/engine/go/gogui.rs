@@ -54,7 +54,7 @@ impl GoSession {
                     let v = self
                         .pos
                         .point(col, row)
-                        .map_or(0.0, |p| value(self.pos.move_index(Move::Play(p))));
+                        .map_or(0.0, |p| value(self.pos.cell_of(p)));
                     format!("{v:.3}")
                 })
                 .collect();
@@ -117,9 +117,11 @@ impl GoSession {
             Ok(r) => r,
             Err(reply) => return reply,
         };
-        let mut values = vec![0.0f32; self.pos.move_space()];
+        let mut values = vec![0.0f32; self.pos.cell_space()];
         for (&mv, v) in moves.iter().zip(evaluate::spread(&rated.win_rates)) {
-            values[self.pos.move_index(mv)] = v;
+            if let Some(cell) = self.pos.move_cell(mv) {
+                values[cell] = v;
+            }
         }
         Reply::ok(self.dboard(|i| values[i]))
     }
@@ -155,7 +157,7 @@ impl GoSession {
                 line,
                 " {} {:.3}",
                 self.vertex_of(p),
-                own[self.pos.move_index(Move::Play(p))]
+                own[self.pos.cell_of(p)]
             );
         }
         Reply::ok(line)

@@ -7,7 +7,7 @@
 
 use super::GoSession;
 use crate::engine::{evaluate, Reply};
-use crate::game::go::{Move, Point, Position};
+use crate::game::go::{Point, Position};
 use crate::game::{Color, Game};
 use crate::protocol::gtp::StoneStatus;
 
@@ -23,7 +23,7 @@ const NEUTRAL_OWNERSHIP: f32 = 0.5;
 const SCORING_SEED: u64 = 0x5C0E;
 
 impl GoSession {
-    /// Average ownership per move index (+1 Black … -1 White).
+    /// Average ownership per cell (+1 Black … -1 White).
     pub(super) fn ownership_estimate(&self) -> Vec<f32> {
         // After the two passes that end a game the playouts must still play
         // on: that is how they find the dead stones.
@@ -33,11 +33,11 @@ impl GoSession {
         evaluate::ownership(sim, &pos, self.options.scoring_playouts, SCORING_SEED)
     }
 
-    /// `dead[move_index]` for every stone the ownership says is lost.
+    /// `dead[cell]` for every stone the ownership says is lost.
     pub(super) fn dead_stones(&self, ownership: &[f32]) -> Vec<bool> {
-        let mut dead = vec![false; self.pos.move_space()];
+        let mut dead = vec![false; self.pos.cell_space()];
         for p in self.pos.points() {
-            let i = self.pos.move_index(Move::Play(p));
+            let i = self.pos.cell_of(p);
             if let (Some(color), Some(&own)) = (self.pos.color_at(p), ownership.get(i)) {
                 let own_for_color = if color == Color::Black { own } else { -own };
                 dead[i] = own_for_color < DEAD_OWNERSHIP;
@@ -57,7 +57,7 @@ impl GoSession {
         let dead = self.dead_stones(&ownership);
         // One string per line, as GNU Go lists them; strings in scan
         // order of their first stone.
-        let mut seen = vec![false; self.pos.move_space()];
+        let mut seen = vec![false; self.pos.cell_space()];
         let mut lines = Vec::new();
         let mut scan: Vec<Point> = self
             .pos
@@ -69,13 +69,13 @@ impl GoSession {
             (std::cmp::Reverse(row), col)
         });
         for p in scan {
-            let i = self.pos.move_index(Move::Play(p));
+            let i = self.pos.cell_of(p);
             if seen[i] {
                 continue;
             }
             let string = self.pos.string_stones(p);
             for &q in &string {
-                seen[self.pos.move_index(Move::Play(q))] = true;
+                seen[self.pos.cell_of(q)] = true;
             }
             let seki = !dead[i] && in_seki(&self.pos, p, &ownership, &dead);
             let wanted = match status {
@@ -98,12 +98,12 @@ fn in_seki(pos: &Position, p: Point, ownership: &[f32], dead: &[bool]) -> bool {
     let Some(color) = pos.color_at(p) else {
         return false;
     };
-    let mut seen = vec![false; pos.move_space()];
+    let mut seen = vec![false; pos.cell_space()];
     let mut stack = vec![p];
-    seen[pos.move_index(Move::Play(p))] = true;
+    seen[pos.cell_of(p)] = true;
     while let Some(q) = stack.pop() {
         for n in pos.neighbours(q) {
-            let ni = pos.move_index(Move::Play(n));
+            let ni = pos.cell_of(n);
             match pos.color_at(n) {
                 Some(c) if c == color && !seen[ni] => {
                     seen[ni] = true;
@@ -111,8 +111,7 @@ fn in_seki(pos: &Position, p: Point, ownership: &[f32], dead: &[bool]) -> bool {
                 }
                 None if ownership[ni].abs() < NEUTRAL_OWNERSHIP => {
                     let shared = pos.neighbours(n).any(|m| {
-                        pos.color_at(m) == Some(color.opponent())
-                            && !dead[pos.move_index(Move::Play(m))]
+                        pos.color_at(m) == Some(color.opponent()) && !dead[pos.cell_of(m)]
                     });
                     if shared {
                         return true;

@@ -137,10 +137,10 @@ impl GoSession {
     /// stones remain.
     fn cleanup_move(&self, color: Color, info: &SearchInfo<Move>) -> Option<Move> {
         let dead = self.dead_stones(&info.ownership);
-        let opponent_dead = self.pos.points().any(|p| {
-            dead[self.pos.move_index(Move::Play(p))]
-                && self.pos.color_at(p) == Some(color.opponent())
-        });
+        let opponent_dead = self
+            .pos
+            .points()
+            .any(|p| dead[self.pos.cell_of(p)] && self.pos.color_at(p) == Some(color.opponent()));
         if !opponent_dead {
             return None;
         }
@@ -153,7 +153,7 @@ impl GoSession {
 
 /// After the opponent's pass: whether `color` passing too ends the game in
 /// its favour, both by Tromp-Taylor (every stone alive) and with the
-/// stones that `ownership` (the search's, per move index) gives away
+/// stones that `ownership` (the search's, per cell) gives away
 /// taken off. Then the engine passes. The tree sees many moves as equally
 /// won there, since filling one's own area costs nothing under area
 /// scoring, and took whichever had the most visits: a game went on for a
@@ -206,10 +206,10 @@ mod tests {
         // The ownership gives Black's whole wall to White (as if it were
         // dead): Tromp-Taylor still says Black wins, judging says White.
         let pos = walls(0.0);
-        let mut ownership = vec![0.0f32; pos.move_space()];
+        let mut ownership = vec![0.0f32; pos.cell_space()];
         for row in 0..5 {
             let p = pos.point(2, row).unwrap();
-            ownership[pos.move_index(Move::Play(p))] = -1.0;
+            ownership[pos.cell_of(p)] = -1.0;
         }
         assert!(!pass_ends_won(&pos, Color::Black, &ownership));
     }

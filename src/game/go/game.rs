@@ -99,8 +99,31 @@ impl Game for Position {
         self.size() * self.size() + 1
     }
 
+    /// The point's row-major index, as in [`move_index`](Self::move_index).
+    #[inline]
+    fn move_cell(&self, mv: Move) -> Option<usize> {
+        match mv {
+            Move::Pass => None,
+            Move::Play(p) => Some(self.cell_of(p)),
+        }
+    }
+
+    #[inline]
+    fn cell_space(&self) -> usize {
+        self.size() * self.size()
+    }
+
     fn pass_move(&self) -> Option<Move> {
         Some(Move::Pass)
+    }
+}
+
+impl Position {
+    /// The cell index of point `p` (row-major from the bottom-left), the
+    /// index of ownership tables and heat maps.
+    #[inline]
+    pub fn cell_of(&self, p: Point) -> usize {
+        self.board.dense_index(p.0 as usize)
     }
 }
 

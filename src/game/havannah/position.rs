@@ -475,4 +475,17 @@ impl Game for Position {
     fn move_space(&self) -> usize {
         self.geo.num_cells + 1
     }
+
+    #[inline]
+    fn move_cell(&self, mv: Move) -> Option<usize> {
+        match mv {
+            Move::Play(c) => Some(c.0 as usize),
+            Move::Swap => None,
+        }
+    }
+
+    #[inline]
+    fn cell_space(&self) -> usize {
+        self.geo.num_cells
+    }
 }

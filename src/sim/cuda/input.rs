@@ -68,9 +68,13 @@ impl KernelInput {
 pub trait KernelPosition: Game {
     fn kernel_input(&self) -> KernelInput;
 
-    /// The game's move index (for AMAF and ownership tables) of kernel
+    /// The game's move index (for AMAF tables) of the move onto kernel
     /// point/cell `k`.
     fn move_index_of_point(&self, k: usize) -> usize;
+
+    /// The game's cell ([`Game::move_cell`], for ownership tables) of
+    /// kernel point/cell `k`.
+    fn cell_of_point(&self, k: usize) -> usize;
 
     /// The kernel point/cell a move lands on; `None` for pass.
     fn point_of_move(&self, mv: Self::Move) -> Option<usize>;

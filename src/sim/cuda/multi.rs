@@ -106,7 +106,7 @@ impl<G: KernelPosition + Rollout> Simulator<G> for GpuSimulator<G> {
             if !self.fallback {
                 tracing::error!("GPU playouts failed: {e}");
                 for (leaf, stats) in leaves.iter().zip(out.iter_mut()) {
-                    stats.reset(leaf.move_space());
+                    stats.reset_for(leaf);
                 }
                 return;
             }

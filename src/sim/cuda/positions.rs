@@ -59,6 +59,10 @@ impl KernelPosition for go::Position {
         k
     }
 
+    fn cell_of_point(&self, k: usize) -> usize {
+        k
+    }
+
     fn point_of_move(&self, mv: go::Move) -> Option<usize> {
         match mv {
             go::Move::Pass => None,
@@ -91,6 +95,10 @@ impl KernelPosition for havannah::Position {
     /// Both number the cells row by row with the same `(x, y)` lattice
     /// (`tests::havannah_cell_order_matches_the_kernels` checks it).
     fn move_index_of_point(&self, k: usize) -> usize {
+        k
+    }
+
+    fn cell_of_point(&self, k: usize) -> usize {
         k
     }
 
@@ -139,6 +147,12 @@ impl Game for GoWithPolicy {
     fn move_space(&self) -> usize {
         self.0.move_space()
     }
+    fn move_cell(&self, mv: go::Move) -> Option<usize> {
+        self.0.move_cell(mv)
+    }
+    fn cell_space(&self) -> usize {
+        self.0.cell_space()
+    }
     fn pass_move(&self) -> Option<go::Move> {
         self.0.pass_move()
     }
@@ -164,6 +178,9 @@ impl KernelPosition for GoWithPolicy {
     }
     fn move_index_of_point(&self, k: usize) -> usize {
         self.0.move_index_of_point(k)
+    }
+    fn cell_of_point(&self, k: usize) -> usize {
+        self.0.cell_of_point(k)
     }
     fn point_of_move(&self, mv: go::Move) -> Option<usize> {
         self.0.point_of_move(mv)

@@ -321,7 +321,7 @@ impl<G: KernelPosition> CudaSimulator<G> {
 
 /// Turns one leaf's counter block into [`LeafStats`].
 fn unpack<G: KernelPosition>(leaf: &G, words: &[u32], points: usize, stats: &mut LeafStats) {
-    stats.reset(leaf.move_space());
+    stats.reset_for(leaf);
     let score2 = (words[0] as u64 | (words[1] as u64) << 32) as i64;
     stats.score_sum = score2 as f64 / 2.0;
     stats.playouts = words[2];
@@ -337,7 +337,9 @@ fn unpack<G: KernelPosition>(leaf: &G, words: &[u32], points: usize, stats: &mut
                 black_wins: words[4 + 2 * points + 2 * k + c] as f32 / 2.0,
             };
         }
-        stats.ownership[mi] = words[4 + 4 * points + k] as i32 as f32;
+        if let Some(own) = stats.ownership.get_mut(leaf.cell_of_point(k)) {
+            *own = words[4 + 4 * points + k] as i32 as f32;
+        }
     }
 }
 
@@ -352,7 +354,7 @@ impl<G: KernelPosition> Simulator<G> for CudaSimulator<G> {
             // with zero playouts so the search gives them no weight.
             tracing::error!("CUDA simulation failed: {e}");
             for (leaf, stats) in leaves.iter().zip(out.iter_mut()) {
-                stats.reset(leaf.move_space());
+                stats.reset_for(leaf);
             }
         }
     }
