@@ -334,15 +334,17 @@ proptest! {
     fn go_sessions_survive_any_lines(
         lines in proptest::collection::vec(any_line(GO_COMMANDS), 1..6)
     ) {
-        check_session(super::go::GoSession::new(options()), "boardsize 5", &lines);
+        let sim = std::sync::Arc::new(crate::sim::cpu::CpuSimulator::new());
+        check_session(super::go::GoSession::new(options(), sim), "boardsize 5", &lines);
     }
 
     #[test]
     fn havannah_sessions_survive_any_lines(
         lines in proptest::collection::vec(any_line(HAV_COMMANDS), 1..6)
     ) {
+        let sim = std::sync::Arc::new(crate::sim::cpu::CpuSimulator::new());
         check_session(
-            super::havannah::HavannahSession::new(options()),
+            super::havannah::HavannahSession::new(options(), sim),
             "boardsize 4",
             &lines,
         );

@@ -14,6 +14,7 @@ mod fuzz_tests;
 pub mod go;
 pub mod options;
 pub mod record_file;
+pub mod session;
 pub mod think;
 
 use crate::protocol::{self, line, Line};
@@ -202,9 +203,13 @@ pub fn run(kind: GameKind, options: EngineOptions) -> i32 {
     runtime.block_on(async move {
         let mut conn = connection::connect(std::io::stdin(), Box::new(std::io::stdout()));
         match kind {
-            GameKind::Go => serve(&mut go::GoSession::new(options), &mut conn).await,
+            GameKind::Go => {
+                let sim = simulator_for(&options.backend);
+                serve(&mut go::GoSession::new(options, sim), &mut conn).await
+            }
             GameKind::Havannah => {
-                serve(&mut havannah::HavannahSession::new(options), &mut conn).await
+                let sim = simulator_for(&options.backend);
+                serve(&mut havannah::HavannahSession::new(options, sim), &mut conn).await
             }
         }
     });

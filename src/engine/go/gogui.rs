@@ -8,6 +8,7 @@
 
 use super::GoSession;
 use crate::engine::connection::{Connection, OnInput};
+use crate::engine::session::SessionGame;
 use crate::engine::think::{Formatter, Stream};
 use crate::engine::{evaluate, Reply};
 use crate::game::go::{Move, Position};
@@ -43,24 +44,9 @@ impl GoSession {
         Reply::ok(ANALYZE_COMMANDS)
     }
 
-    /// A `dboard`: `value(point)` for every point, top row first.
+    /// A `dboard`: `value(cell)` for every point, top row first.
     fn dboard(&self, value: impl Fn(usize) -> f32) -> String {
-        let size = self.pos.size();
-        let mut out = String::new();
-        for row in (0..size).rev() {
-            out.push('\n');
-            let cells: Vec<String> = (0..size)
-                .map(|col| {
-                    let v = self
-                        .pos
-                        .point(col, row)
-                        .map_or(0.0, |p| value(self.pos.cell_of(p)));
-                    format!("{v:.3}")
-                })
-                .collect();
-            out.push_str(&cells.join(" "));
-        }
-        out
+        SessionGame::dboard(&self.pos, &value)
     }
 
     /// Every legal move of `color` (the side to move if not given) that

@@ -1,9 +1,11 @@
-//! The Go session: GTP commands in, rule calls and searches out.
+//! The Go adapter: GTP commands in, calls on the shared [`GameSession`]
+//! out, plus what only Go has (komi, handicap, scoring, SGF records, the
+//! analysis streams, pondering).
 //!
-//! State is the current position plus everything needed to undo and to
-//! write the game record. One `match` dispatches every command; each arm
-//! stays small and the longer ones live in sibling files (setup, scoring,
-//! think).
+//! [`GoSession`] derefs to its [`GameSession`]: the position, undo stack,
+//! search and clock are the shared session's. One `match` dispatches every
+//! command; each arm stays small and the longer ones live in sibling files
+//! (setup, scoring, think).
 
 mod analysis;
 mod gogui;
@@ -12,18 +14,17 @@ mod setup;
 mod think;
 
 use super::connection::Connection;
-use super::think::Thinker;
+use super::session::{GameSession, SessionGame};
 use super::{EngineOptions, Reply, Session};
 use crate::game::go::{Move, Point, Position};
 use crate::game::Color;
 use crate::protocol::gtp::{self, GtpCommand};
-use crate::protocol::reply::{
-    CANNOT_UNDO, ILLEGAL_MOVE, SYNTAX_ERROR, UNACCEPTABLE_SIZE, UNKNOWN_COMMAND,
-};
+use crate::protocol::reply::{ILLEGAL_MOVE, SYNTAX_ERROR, UNACCEPTABLE_SIZE, UNKNOWN_COMMAND};
 use crate::protocol::vertex::Vertex;
 use crate::protocol::TimeSystem;
 use crate::search::time::Clock;
 use crate::sim::Simulator;
+use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 /// Board size and komi a fresh engine starts with (GTP leaves them to the
@@ -32,13 +33,9 @@ const DEFAULT_SIZE: usize = 19;
 const DEFAULT_KOMI: f32 = 7.5;
 
 pub struct GoSession {
-    options: EngineOptions,
-    pos: Position,
-    /// Positions before each move or setup, for `undo`.
-    undo_stack: Vec<Position>,
+    game: GameSession<Position>,
     /// The game so far, for `printsgf`.
     record: crate::game::go::sgf::GameRecord,
-    thinker: Thinker<Position>,
     /// Set by a genmove that played: the next idle moment may ponder.
     ponder_after: bool,
     /// The last search's result, for the GoGui statistics and PV.
@@ -46,20 +43,64 @@ pub struct GoSession {
     /// The position that search was rooted at, so its PV can be followed
     /// to the current one.
     last_root: Option<Position>,
-    clock: Clock,
+}
+
+impl Deref for GoSession {
+    type Target = GameSession<Position>;
+    fn deref(&self) -> &Self::Target {
+        &self.game
+    }
+}
+
+impl DerefMut for GoSession {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.game
+    }
+}
+
+impl SessionGame for Position {
+    fn move_number(&self) -> usize {
+        Position::move_number(self)
+    }
+
+    fn move_text(&self, mv: Move) -> String {
+        move_vertex(self, mv).to_string()
+    }
+
+    fn showboard(&self) -> String {
+        Position::showboard(self)
+    }
+
+    /// Every point, top row first.
+    fn dboard(&self, value: &dyn Fn(usize) -> f32) -> String {
+        let size = self.size();
+        let mut out = String::new();
+        for row in (0..size).rev() {
+            out.push('\n');
+            let cells: Vec<String> = (0..size)
+                .map(|col| {
+                    let v = self.point(col, row).map_or(0.0, |p| value(self.cell_of(p)));
+                    format!("{v:.3}")
+                })
+                .collect();
+            out.push_str(&cells.join(" "));
+        }
+        out
+    }
+
+    /// Either colour may play (GTP lets a controller play several moves
+    /// of one colour in a row); only the rules decide.
+    fn play_as(&mut self, color: Color, mv: Move) -> Result<(), &'static str> {
+        Position::play_as(self, color, mv).map_err(|_| ILLEGAL_MOVE)
+    }
 }
 
 impl GoSession {
-    pub fn new(options: EngineOptions) -> GoSession {
-        let sim: Arc<dyn Simulator<Position>> = super::simulator_for::<Position>(&options.backend);
+    pub fn new(options: EngineOptions, sim: Arc<dyn Simulator<Position>>) -> GoSession {
         let pos = Position::new(DEFAULT_SIZE, DEFAULT_KOMI).expect("default size is valid");
         GoSession {
             record: setup::empty_record(&pos),
-            thinker: Thinker::new(options.search.clone(), sim),
-            options,
-            pos,
-            undo_stack: Vec::new(),
-            clock: Clock::default(),
+            game: GameSession::new(options, pos, sim),
             last_info: None,
             last_root: None,
             ponder_after: false,
@@ -103,20 +144,14 @@ impl GoSession {
     fn reset(&mut self, size: usize) -> Result<(), Reply> {
         let pos =
             Position::new(size, self.pos.komi()).map_err(|_| Reply::err(UNACCEPTABLE_SIZE))?;
-        self.pos = pos;
-        self.undo_stack.clear();
-        self.record = setup::empty_record(&self.pos);
-        self.thinker.clear(&self.pos);
+        self.record = setup::empty_record(&pos);
+        self.game.reset(pos);
         Ok(())
     }
 
     /// Plays `mv` for `color` and records it; on failure nothing changes.
     fn play(&mut self, color: Color, mv: Move) -> Result<(), Reply> {
-        let before = self.pos.clone();
-        self.pos
-            .play_as(color, mv)
-            .map_err(|_| Reply::err(ILLEGAL_MOVE))?;
-        self.undo_stack.push(before);
+        self.game.play(color, mv)?;
         let coords = match mv {
             Move::Pass => None,
             Move::Play(p) => Some(self.pos.coords(p)),
@@ -126,14 +161,11 @@ impl GoSession {
     }
 
     fn undo(&mut self) -> Reply {
-        match self.undo_stack.pop() {
-            Some(previous) => {
-                self.pos = previous;
-                self.record.moves.pop();
-                Reply::empty()
-            }
-            None => Reply::err(CANNOT_UNDO),
+        let reply = self.game.undo(1);
+        if reply == Reply::empty() {
+            self.record.moves.pop();
         }
+        reply
     }
 
     fn set_time(&mut self, system: TimeSystem) -> Reply {
@@ -191,7 +223,7 @@ impl Session for GoSession {
                 self.genmove(color, think::Mode::Regression, conn).await
             }
             GtpCommand::Undo => self.undo(),
-            GtpCommand::ShowBoard => Reply::ok(format!("\n{}", self.pos.showboard().trim_end())),
+            GtpCommand::ShowBoard => self.showboard_reply(),
             GtpCommand::FixedHandicap(n) => self.fixed_handicap(n),
             GtpCommand::PlaceFreeHandicap(n) => self.place_free_handicap(n),
             GtpCommand::SetFreeHandicap(vertices) => self.set_free_handicap(&vertices),

@@ -37,6 +37,7 @@ impl GoSession {
         pos.set_to_move(Color::White);
         self.pos = pos;
         self.undo_stack.clear();
+        self.moves.clear();
         self.record.handicap = points.len() as u32;
         self.record.setup = points
             .iter()
@@ -150,6 +151,7 @@ impl GoSession {
             None => record.moves.len(),
         };
         let mut undo_stack = Vec::new();
+        let mut played = Vec::new();
         let mut kept = GameRecord {
             moves: Vec::new(),
             ..record.clone()
@@ -176,9 +178,10 @@ impl GoSession {
                 Some((c, r)) => pos.point(c, r).map(Move::Play),
             };
             let before = pos.clone();
-            match mv.map(|mv| pos.play_as(color, mv)) {
-                Some(Ok(())) => {
+            match mv {
+                Some(mv) if pos.play_as(color, mv).is_ok() => {
                     undo_stack.push(before);
+                    played.push((color, mv));
                     kept.moves.push((color, coords));
                 }
                 _ => return Reply::err(CANNOT_LOAD_FILE),
@@ -187,10 +190,10 @@ impl GoSession {
         if let Some(&(color, _)) = record.moves.get(limit) {
             pos.set_to_move(color);
         }
-        self.pos = pos;
+        self.game.reset(pos);
         self.undo_stack = undo_stack;
+        self.moves = played;
         self.record = kept;
-        self.thinker.clear(&self.pos);
         // GNU Go answers with the colour to move; regression suites read it.
         Reply::ok(self.pos.to_move().name())
     }

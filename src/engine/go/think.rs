@@ -3,15 +3,12 @@
 
 use super::GoSession;
 use crate::engine::connection::{Connection, OnInput};
-use crate::engine::options::DEFAULT_TIME_PER_MOVE;
 use crate::engine::think::{Stream, Thought};
 use crate::engine::Reply;
 use crate::game::go::{Move, Position};
 use crate::game::{Color, Game, Outcome, OwnershipSums};
 use crate::protocol::Vertex;
-use crate::search::time::TimeControl;
 use crate::search::{Decision, Limits, SearchInfo};
-use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Mode {
@@ -30,23 +27,7 @@ impl GoSession {
     /// count if one was given, and the tightest of `--time-per-move` and
     /// the controller's clock; with neither, the default time.
     pub(super) fn limits(&self, color: Color) -> Limits {
-        let points = (self.pos.size() * self.pos.size()) as u32;
-        let clock = (*self.clock.control() != TimeControl::None).then(|| {
-            self.clock
-                .budget(color, points, self.pos.move_number() as u32)
-        });
-        let time = match (self.options.time_per_move, clock) {
-            (Some(t), Some(c)) => Some(t.min(c)),
-            (t, c) => t.or(c),
-        };
-        let time = match (self.options.playouts, time) {
-            (None, None) => Some(DEFAULT_TIME_PER_MOVE),
-            (_, t) => t,
-        };
-        Limits {
-            playouts: self.options.playouts,
-            time,
-        }
+        self.game.limits([self.clock_budget(color)], None)
     }
 
     pub(super) async fn genmove(
@@ -77,13 +58,12 @@ impl GoSession {
         // a dead stone left on it counts, so the tree must not take it off.
         self.thinker.set_judge_two_passes(mode != Mode::Cleanup);
         let stream = stream.or_else(|| self.live_gfx_stream(&pos));
-        let started = Instant::now();
         let root = pos.clone();
-        let Some(Thought { info, decision }) = self.thinker.think(pos, limits, conn, stream).await
+        let Some(Thought { info, decision }) =
+            self.game.think(pos, color, limits, conn, stream).await
         else {
             return Err(Reply::err("search failed"));
         };
-        self.clock.spend(color, started.elapsed());
         self.last_info = Some(info.clone());
         self.last_root = Some(root);
 
@@ -127,9 +107,10 @@ impl GoSession {
             on_input: OnInput::Stop,
             filter: None,
         };
+        let pos = self.pos.clone();
         let _ = self
             .thinker
-            .think(self.pos.clone(), Limits::default(), conn, Some(quiet))
+            .think(pos, Limits::default(), conn, Some(quiet))
             .await;
     }
 
