@@ -2,9 +2,7 @@
 //! stdout (the only thing this subcommand prints there).
 
 use crate::bench_record::{per_second, rounded, BenchRecord};
-use crate::cli::PolicyArg;
-use crate::engine::GameKind;
-use crate::game::{go, havannah, Game};
+use crate::game::Game;
 use crate::search::{Limits, Search, SearchConfig};
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::go_rollout::GoPolicy;
@@ -16,7 +14,6 @@ use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
-    pub game: GameKind,
     pub size: usize,
     pub threads: usize,
     /// Search trees (`--trees`, root parallelism).
@@ -26,9 +23,14 @@ pub struct BenchOptions {
     /// `--tree-only`: the search on the synthetic simulator, with (leaves
     /// per batch, playouts per leaf).
     pub tree_only: Option<(usize, u32)>,
-    pub policy: Option<PolicyArg>,
+    /// Go's playout policy (`--policy`; default: every policy).
+    pub go_policy: Option<GoPolicy>,
     pub seed: u64,
 }
+
+/// One playout policy of a game as the bench runs it.
+pub type Playout<G> =
+    dyn Fn(&G, &mut FastRng, &mut PlayoutRecord, &mut [i8]) -> PlayoutResult + Sync;
 
 /// Playouts between clock reads: reading the clock every playout would
 /// show up in the figure on small boards.
@@ -40,39 +42,27 @@ struct Measured {
     elapsed: Duration,
 }
 
-pub fn run(options: &BenchOptions) -> Result<(), String> {
+/// The CPU bench of one game from `pos`: playouts/s of each of
+/// `playouts` (named policies; none with `--tree-only`), then with
+/// `--search` the whole search.
+pub fn run_game<G: Rollout>(
+    game: &str,
+    pos: &G,
+    options: &BenchOptions,
+    playouts: &[(&str, &Playout<G>)],
+) -> Result<(), String> {
     if !(options.seconds > 0.0 && options.seconds <= 3600.0) {
         return Err("--seconds must be more than 0 and at most 3600".into());
     }
-    match options.game {
-        GameKind::Go => {
-            let pos = go::Position::new(options.size, 7.0).map_err(|e| e.to_string())?;
-            let policies = match options.policy {
-                // --tree-only measures the tree alone.
-                _ if options.tree_only.is_some() => vec![],
-                Some(p) => vec![p.policy()],
-                None => GoPolicy::ALL.to_vec(),
-            };
-            for go_policy in policies {
-                let m = measure(&pos, options, |p, rng, rec, own| {
-                    p.rollout_with(go_policy, rng, rec, own)
-                });
-                print_playouts("go", options, go_policy.name(), &m)?;
-            }
-            if options.search {
-                search_bench("go", &pos, options)?;
-            }
+    // --tree-only measures the tree alone.
+    if options.tree_only.is_none() {
+        for &(policy, playout) in playouts {
+            let m = measure(pos, options, |p, rng, rec, own| playout(p, rng, rec, own));
+            print_playouts(game, options, policy, &m)?;
         }
-        GameKind::Havannah => {
-            let pos = havannah::Position::new(options.size).map_err(|e| e.to_string())?;
-            if options.tree_only.is_none() {
-                let m = measure(&pos, options, |p, rng, rec, own| p.rollout(rng, rec, own));
-                print_playouts("havannah", options, "random", &m)?;
-            }
-            if options.search {
-                search_bench("havannah", &pos, options)?;
-            }
-        }
+    }
+    if options.search {
+        search_bench(game, pos, options)?;
     }
     Ok(())
 }
@@ -201,8 +191,10 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) -> Resu
 /// per legal move, all in one `simulate` call (one GPU batch with the cuda
 /// backend). Prints one JSON line; `Err` if the simulator ran fewer
 /// playouts than asked (a failed GPU batch).
-pub fn all_moves<G: crate::sim::cuda::KernelPosition>(
+#[allow(clippy::too_many_arguments)] // one JSON line's worth of inputs
+pub fn all_moves<G: Game>(
     game: &str,
+    size: usize,
     start: &G,
     moves: usize,
     playouts: u32,
@@ -211,7 +203,6 @@ pub fn all_moves<G: crate::sim::cuda::KernelPosition>(
     name_move: &dyn Fn(&G, G::Move) -> String,
 ) -> Result<(), String> {
     use crate::engine::evaluate;
-    let size = options_size(start);
     let pos = crate::sim::cuda::check::fixed_positions(start, moves + 1, moves + 1, seed)
         .pop()
         .unwrap_or_else(|| start.clone());
@@ -254,13 +245,4 @@ pub fn all_moves<G: crate::sim::cuda::KernelPosition>(
         ..BenchRecord::default()
     };
     print(&record)
-}
-
-/// The board size as the command line names it (Go: side of the square;
-/// Havannah: side of the hexagon), read back from the kernel input.
-fn options_size<G: crate::sim::cuda::KernelPosition>(pos: &G) -> usize {
-    match pos.kernel_input() {
-        crate::sim::cuda::KernelInput::Go(g) => g.size,
-        crate::sim::cuda::KernelInput::Havannah(h) => h.side,
-    }
 }

@@ -4,8 +4,8 @@
 //! Every path asks cudarc's loaders first (`driver_present`,
 //! `nvrtc_present`): cudarc panics when a library it needs is missing.
 
-use crate::engine::{Backend, GameKind};
-use crate::game::{go, havannah};
+use crate::engine::session::SessionGame;
+use crate::engine::Backend;
 use crate::sim::cuda::{self, check::CheckOptions, CudaError, GoKernel};
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::Simulator;
@@ -254,8 +254,12 @@ pub fn bench(
 
 /// `warpstone bench --backend cuda --search`: raw kernel rate, the rate at
 /// the search's batch shape, and the search's backed-up rate (JSON lines,
-/// see `gpu_bench`).
-pub fn search_bench(game: GameKind, args: &super::BenchArgs, cli: &super::Cli) -> i32 {
+/// see `gpu_bench`) for a game with kernels.
+pub fn search_bench(
+    kernels: &super::games::Kernels,
+    args: &super::BenchArgs,
+    cli: &super::Cli,
+) -> i32 {
     let gpus = match usable_gpus(&cli.gpus) {
         Ok(list) => list,
         Err(e) => {
@@ -282,30 +286,7 @@ pub fn search_bench(game: GameKind, args: &super::BenchArgs, cli: &super::Cli) -
         seed: args.seed,
         go_policy: cli.gpu_policy.policy(),
     };
-    let size = args.size;
-    let result = match game {
-        GameKind::Go => match go::Position::new(size, 7.5) {
-            Ok(start) => super::gpu_bench::run("go", size, &start, size * size / 2, &opts),
-            Err(e) => {
-                eprintln!("warpstone bench: {e}");
-                return 2;
-            }
-        },
-        GameKind::Havannah => match havannah::Position::new(size) {
-            Ok(start) => super::gpu_bench::run(
-                "havannah",
-                size,
-                &start,
-                cuda::hex::cell_count(size) / 4,
-                &opts,
-            ),
-            Err(e) => {
-                eprintln!("warpstone bench: {e}");
-                return 2;
-            }
-        },
-    };
-    match result {
+    match (kernels.search_bench)(args.size, &opts) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("warpstone bench --backend cuda --search: {e}");
@@ -314,65 +295,31 @@ pub fn search_bench(game: GameKind, args: &super::BenchArgs, cli: &super::Cli) -
     }
 }
 
-/// `warpstone bench --all-moves`: every legal move of one position rated
-/// in one simulator batch, on the GPU when `--backend` resolves to it.
-pub fn all_moves_bench(
-    game: GameKind,
+/// `warpstone bench --all-moves`: every legal move of one position of
+/// `start`'s game rated in one simulator batch on `sim`.
+pub fn all_moves<G: SessionGame>(
+    game: &str,
+    size: usize,
+    start: &G,
     args: &super::BenchArgs,
-    backend: BackendArg,
-    gpus: &Option<Vec<usize>>,
-    go_policy: GpuPolicyArg,
-) -> i32 {
-    let backend = match resolve_backend(backend, gpus, go_policy) {
-        Ok(b) => b,
-        Err(message) => {
-            eprintln!("warpstone bench --all-moves: {message}");
-            return 2;
-        }
-    };
-    let result = match game {
-        GameKind::Go => go::Position::new(args.size, 7.5)
-            .map_err(|e| e.to_string())
-            .and_then(|start| {
-                let sim = all_moves_simulator::<go::Position>(&backend)?;
-                let name = |pos: &go::Position, mv: go::Move| {
-                    crate::engine::go::move_vertex(pos, mv).to_string()
-                };
-                let m = args.moves;
-                crate::bench::all_moves("go", &start, m, args.playouts, args.seed, &*sim, &name)
-            }),
-        GameKind::Havannah => havannah::Position::new(args.size)
-            .map_err(|e| e.to_string())
-            .and_then(|start| {
-                let sim = all_moves_simulator::<havannah::Position>(&backend)?;
-                let name = |pos: &havannah::Position, mv: havannah::Move| match mv {
-                    havannah::Move::Play(c) => pos.cell_name(c),
-                    havannah::Move::Swap => "swap".to_string(),
-                };
-                let m = args.moves;
-                crate::bench::all_moves(
-                    "havannah",
-                    &start,
-                    m,
-                    args.playouts,
-                    args.seed,
-                    &*sim,
-                    &name,
-                )
-            }),
-    };
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("warpstone bench --all-moves: {e}");
-            1
-        }
-    }
+    sim: &dyn Simulator<G>,
+) -> Result<(), String> {
+    let name = |pos: &G, mv: G::Move| pos.move_text(mv);
+    crate::bench::all_moves(
+        game,
+        size,
+        start,
+        args.moves,
+        args.playouts,
+        args.seed,
+        sim,
+        &name,
+    )
 }
 
 /// The simulator `--all-moves` times: every chosen GPU without the CPU
 /// fallback (a failed batch must not be timed as the GPU's), or the CPU.
-fn all_moves_simulator<G>(backend: &Backend) -> Result<Box<dyn Simulator<G>>, String>
+pub fn all_moves_simulator<G>(backend: &Backend) -> Result<Box<dyn Simulator<G>>, String>
 where
     G: crate::sim::Rollout + cuda::KernelPosition,
 {

@@ -4,11 +4,12 @@
 //! Bad options are reported by clap with exit code 2 and never reach the
 //! engine.
 
+pub mod games;
 mod gpu;
 mod gpu_bench;
 
-use crate::bench::{self, BenchOptions};
-use crate::engine::{self, Backend, EngineOptions, GameKind};
+use crate::bench::BenchOptions;
+use crate::engine::{Backend, EngineOptions};
 use crate::search::{SearchConfig, MAX_VIRTUAL_LOSS};
 use crate::sim::cuda::GoKernel;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -25,9 +26,11 @@ use std::time::Duration;
                   and tournament scripts. Logs go to stderr."
 )]
 pub struct Cli {
-    /// Game (and protocol) to play: go speaks GTP, havannah speaks HTP.
-    #[arg(long, value_enum, default_value_t = GameArg::Go, global = true)]
-    pub game: GameArg,
+    /// Game to play, from the registry of games (`cli::games`); each
+    /// speaks its own protocol on stdin/stdout.
+    #[arg(long, default_value = games::GAMES[0].name, global = true,
+          value_parser = clap::builder::PossibleValuesParser::new(games::names()))]
+    pub game: String,
 
     /// Search threads (default: all CPU cores; with the GPU backend two per
     /// launch slot, see --gpu-leaves).
@@ -202,12 +205,6 @@ pub struct BenchArgs {
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameArg {
-    Go,
-    Havannah,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -401,59 +398,15 @@ pub fn main() -> i32 {
         eprintln!("warpstone: {e}");
         return 2;
     }
-    let game = match cli.game {
-        GameArg::Go => GameKind::Go,
-        GameArg::Havannah => GameKind::Havannah,
+    let game = match games::find(&cli.game) {
+        Ok(game) => game,
+        Err(e) => {
+            eprintln!("warpstone: {e}");
+            return 2;
+        }
     };
-    match &cli.command {
-        Some(Command::CheckGpu(args)) => return gpu::check_gpu(args),
-        Some(Command::CheckKernels { arch, ptx_dir }) => {
-            return gpu::check_kernels(arch, ptx_dir.as_deref())
-        }
-        Some(Command::Bench(args)) if args.all_moves => {
-            return gpu::all_moves_bench(game, args, cli.backend, &cli.gpus, cli.gpu_policy);
-        }
-        Some(Command::Bench(args))
-            if cli.backend == BackendArg::Cuda && args.search && !args.tree_only =>
-        {
-            return gpu::search_bench(game, args, &cli);
-        }
-        Some(Command::Bench(args)) if cli.backend == BackendArg::Cuda => {
-            let sizes = args.sizes.clone().unwrap_or_else(|| vec![args.size]);
-            let (go, hex) = match game {
-                GameKind::Go => (sizes, vec![]),
-                GameKind::Havannah => (vec![], sizes),
-            };
-            let kernels = bench_kernels(args);
-            if game == GameKind::Go && kernels.is_empty() {
-                eprintln!("warpstone bench: no Go kernel plays that policy with that layout");
-                return 2;
-            }
-            return gpu::bench(&go, &hex, &kernels, args.leaves, args.playouts, &cli.gpus);
-        }
-        _ => {}
-    }
-    if let Some(Command::Bench(args)) = &cli.command {
-        let options = BenchOptions {
-            game,
-            size: args.size,
-            threads: args.threads.unwrap_or(1) as usize,
-            trees: cli.trees.map_or(1, |t| t as usize),
-            seconds: args.seconds,
-            search: args.search,
-            tree_only: args
-                .tree_only
-                .then_some((cli.gpu_leaves as usize, cli.gpu_playouts)),
-            policy: args.policy,
-            seed: args.seed,
-        };
-        return match bench::run(&options) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("warpstone bench: {e}");
-                2
-            }
-        };
+    if let Some(code) = run_command(&cli, game) {
+        return code;
     }
     let seed = cli.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -461,7 +414,7 @@ pub fn main() -> i32 {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0)
     });
-    let backend = match gpu::resolve_backend(cli.backend, &cli.gpus, cli.gpu_policy) {
+    let backend = match backend_for(game, &cli) {
         Ok(b) => b,
         Err(message) => {
             eprintln!("warpstone: {message}");
@@ -486,7 +439,100 @@ pub fn main() -> i32 {
         live_gfx: cli.live_gfx,
         ..EngineOptions::default()
     };
-    engine::run(game, options)
+    (game.serve)(options)
+}
+
+/// Runs a subcommand for `game`, returning its exit code; `None` when
+/// there is none and the engine is to be served.
+fn run_command(cli: &Cli, game: &games::Registered) -> Option<i32> {
+    let kernels = || {
+        game.kernels.as_ref().ok_or_else(|| {
+            eprintln!("warpstone: --backend cuda: {}", no_kernels(game));
+            2
+        })
+    };
+    let code = match &cli.command {
+        None => return None,
+        Some(Command::CheckGpu(args)) => gpu::check_gpu(args),
+        Some(Command::CheckKernels { arch, ptx_dir }) => {
+            gpu::check_kernels(arch, ptx_dir.as_deref())
+        }
+        Some(Command::Bench(args)) if args.all_moves => match backend_for(game, cli) {
+            Ok(backend) => match (game.all_moves)(args, &backend) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("warpstone bench --all-moves: {e}");
+                    1
+                }
+            },
+            Err(message) => {
+                eprintln!("warpstone bench --all-moves: {message}");
+                2
+            }
+        },
+        Some(Command::Bench(args))
+            if cli.backend == BackendArg::Cuda && args.search && !args.tree_only =>
+        {
+            match kernels() {
+                Ok(kernels) => gpu::search_bench(kernels, args, cli),
+                Err(code) => code,
+            }
+        }
+        Some(Command::Bench(args)) if cli.backend == BackendArg::Cuda => match kernels() {
+            Ok(kernels) => {
+                let sizes = args.sizes.clone().unwrap_or_else(|| vec![args.size]);
+                (kernels.bench)(&sizes, args, &cli.gpus)
+            }
+            Err(code) => code,
+        },
+        Some(Command::Bench(args)) => {
+            let options = BenchOptions {
+                size: args.size,
+                threads: args.threads.unwrap_or(1) as usize,
+                trees: cli.trees.map_or(1, |t| t as usize),
+                seconds: args.seconds,
+                search: args.search,
+                tree_only: args
+                    .tree_only
+                    .then_some((cli.gpu_leaves as usize, cli.gpu_playouts)),
+                go_policy: args.policy.map(PolicyArg::policy),
+                seed: args.seed,
+            };
+            match (game.bench)(&options) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("warpstone bench: {e}");
+                    2
+                }
+            }
+        }
+    };
+    Some(code)
+}
+
+/// Why `game` cannot run on the GPU.
+fn no_kernels(game: &games::Registered) -> String {
+    format!(
+        "{} has no GPU kernels (games with kernels: {})",
+        game.name,
+        games::with_kernels().join(", ")
+    )
+}
+
+/// Resolves `--backend` for `game`: a game without kernels runs its
+/// playouts on the CPU under `auto` (and says so once) and refuses `cuda`.
+fn backend_for(game: &games::Registered, cli: &Cli) -> Result<Backend, String> {
+    if game.kernels.is_some() {
+        return gpu::resolve_backend(cli.backend, &cli.gpus, cli.gpu_policy);
+    }
+    match cli.backend {
+        BackendArg::Cuda => Err(format!("--backend cuda: {}", no_kernels(game))),
+        BackendArg::Auto => {
+            tracing::info!("{}; its playouts run on the CPU", no_kernels(game));
+            Ok(Backend::Cpu)
+        }
+        BackendArg::Cpu => Ok(Backend::Cpu),
+    }
 }
 
 #[cfg(test)]

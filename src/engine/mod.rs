@@ -1,10 +1,13 @@
-//! The engine loop: reads framed lines, hands commands to a game session,
-//! writes replies. It is the only writer of stdout.
+//! The engine loop: reads framed lines, hands commands to a game's
+//! [`Session`], writes replies. It is the only writer of stdout.
 //!
-//! One session type per game ([`go::GoSession`], [`havannah::HavannahSession`])
-//! turns typed protocol commands into rule calls and searches. Searches run
-//! on blocking threads (see [`connection::Connection::think`]) so input keeps
-//! flowing and analysis lines can be written while the engine thinks.
+//! Every game's state lives in the one generic [`session::GameSession`]
+//! (position, undo, search under limits and clocks, analysis dboards); a
+//! game's protocol adapter ([`go::GoSession`], [`havannah::HavannahSession`])
+//! parses its protocol and adds only the commands where its game differs.
+//! Searches run on blocking threads (see [`connection::Connection::think`])
+//! so input keeps flowing and analysis lines can be written while the
+//! engine thinks.
 
 pub mod connection;
 pub mod cputime;
@@ -12,6 +15,7 @@ pub mod evaluate;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod go;
+pub mod havannah;
 pub mod options;
 pub mod record_file;
 pub mod session;
@@ -149,7 +153,12 @@ pub fn apply_time_left(
     Reply::empty()
 }
 
-/// The simulator for a session: the GPUs' kernels if the backend says so
+/// The simulator of a game without GPU kernels: the CPU's playouts.
+pub fn cpu_simulator<G: crate::sim::Rollout>() -> std::sync::Arc<dyn crate::sim::Simulator<G>> {
+    std::sync::Arc::new(crate::sim::cpu::CpuSimulator::<G>::new())
+}
+
+/// The simulator for a session of a game with kernels: the GPUs' kernels if the backend says so
 /// and they open, else the CPU simulator (logged, never fatal: the CLI has
 /// already refused `--backend cuda` without a usable GPU).
 pub fn simulator_for<G>(backend: &Backend) -> std::sync::Arc<dyn crate::sim::Simulator<G>>
@@ -181,15 +190,9 @@ where
     std::sync::Arc::new(crate::sim::cpu::CpuSimulator::<G>::new())
 }
 
-/// Which game and protocol to speak.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    Go,
-    Havannah,
-}
-
-/// Runs the engine on stdin/stdout. Returns the process exit code.
-pub fn run(kind: GameKind, options: EngineOptions) -> i32 {
+/// Serves `session` on stdin/stdout until `quit` or end of input.
+/// Returns the process exit code.
+pub fn run<S: Session>(mut session: S) -> i32 {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -202,18 +205,7 @@ pub fn run(kind: GameKind, options: EngineOptions) -> i32 {
     };
     runtime.block_on(async move {
         let mut conn = connection::connect(std::io::stdin(), Box::new(std::io::stdout()));
-        match kind {
-            GameKind::Go => {
-                let sim = simulator_for(&options.backend);
-                serve(&mut go::GoSession::new(options, sim), &mut conn).await
-            }
-            GameKind::Havannah => {
-                let sim = simulator_for(&options.backend);
-                serve(&mut havannah::HavannahSession::new(options, sim), &mut conn).await
-            }
-        }
+        serve(&mut session, &mut conn).await
     });
     0
 }
-
-pub mod havannah;

@@ -7,6 +7,7 @@ use super::check_tables::{table_z, TableZ, TABLE_Z_LIMIT};
 use super::input::KernelPosition;
 use super::simulator::CudaSimulator;
 use super::CudaError;
+use crate::game::Game;
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{FastRng, LeafStats, Rollout, Simulator};
@@ -26,12 +27,7 @@ pub(super) fn go_reference_name(rules: &str, size: usize, policy: GoPolicy) -> S
 
 /// `count` positions reached by random legal play from `start`, the i-th
 /// after about `i * spread / count` moves.
-pub fn fixed_positions<G: KernelPosition>(
-    start: &G,
-    count: usize,
-    spread: usize,
-    seed: u64,
-) -> Vec<G> {
+pub fn fixed_positions<G: Game>(start: &G, count: usize, spread: usize, seed: u64) -> Vec<G> {
     let mut out = Vec::with_capacity(count);
     let mut legal = Vec::new();
     for i in 0..count {

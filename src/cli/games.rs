@@ -1,0 +1,184 @@
+//! The registry of games: the one place that names every game and wires
+//! its rules, playout policy, protocol adapter and (where it has them) GPU
+//! kernels into the command line. `--game`, `bench` and `bench --backend
+//! cuda` look a game up here; nothing else matches on which game it is.
+//!
+//! Adding a game is one [`Registered`] entry in [`GAMES`]: every field must
+//! be filled, so the compiler lists what a new game still lacks, and a game
+//! without kernels says so with `kernels: None` (its playouts then run on
+//! the CPU under any backend).
+
+use super::{gpu, BenchArgs};
+use crate::bench::{self, BenchOptions};
+use crate::engine::{self, Backend, EngineOptions};
+use crate::game::{go, havannah};
+use crate::sim::go_rollout::GoPolicy;
+
+/// One game as the command line sees it.
+pub struct Registered {
+    /// The `--game` value.
+    pub name: &'static str,
+    /// What it speaks on stdin/stdout.
+    pub protocol: &'static str,
+    /// Serves the protocol on stdin/stdout until `quit` or end of input;
+    /// returns the exit code.
+    pub serve: fn(EngineOptions) -> i32,
+    /// `warpstone bench` on the CPU: playouts/s of its policies, and with
+    /// `--search` the whole search.
+    pub bench: fn(&BenchOptions) -> Result<(), String>,
+    /// `warpstone bench --all-moves` on `backend`.
+    pub all_moves: fn(&BenchArgs, &Backend) -> Result<(), String>,
+    /// The game's CUDA kernels, if it has any.
+    pub kernels: Option<Kernels>,
+}
+
+/// What a game with CUDA kernels adds to the command line.
+pub struct Kernels {
+    /// `bench --backend cuda`: the kernel table over `sizes` (exit code).
+    pub bench: fn(sizes: &[usize], args: &BenchArgs, gpus: &Option<Vec<usize>>) -> i32,
+    /// `bench --backend cuda --search` on a board of `size`.
+    pub search_bench: fn(size: usize, opts: &super::gpu_bench::SearchBench) -> Result<(), String>,
+}
+
+/// Every game, in the order `--help` lists them; the first is the default.
+pub const GAMES: &[Registered] = &[
+    Registered {
+        name: "go",
+        protocol: "GTP",
+        serve: |options| {
+            let sim = engine::simulator_for(&options.backend);
+            engine::run(engine::go::GoSession::new(options, sim))
+        },
+        bench: go_bench,
+        all_moves: |args, backend| {
+            let start = go::Position::new(args.size, 7.5).map_err(|e| e.to_string())?;
+            let sim = gpu::all_moves_simulator::<go::Position>(backend)?;
+            gpu::all_moves("go", args.size, &start, args, &*sim)
+        },
+        kernels: Some(Kernels {
+            bench: |sizes, args, gpus| {
+                let kernels = super::bench_kernels(args);
+                if kernels.is_empty() {
+                    eprintln!("warpstone bench: no Go kernel plays that policy with that layout");
+                    return 2;
+                }
+                gpu::bench(sizes, &[], &kernels, args.leaves, args.playouts, gpus)
+            },
+            search_bench: |size, opts| {
+                let start = go::Position::new(size, 7.5).map_err(|e| e.to_string())?;
+                super::gpu_bench::run("go", size, &start, size * size / 2, opts)
+                    .map_err(|e| e.to_string())
+            },
+        }),
+    },
+    Registered {
+        name: "havannah",
+        protocol: "HTP",
+        serve: |options| {
+            let sim = engine::simulator_for(&options.backend);
+            engine::run(engine::havannah::HavannahSession::new(options, sim))
+        },
+        bench: |options| {
+            let pos = havannah::Position::new(options.size).map_err(|e| e.to_string())?;
+            bench::run_game(
+                "havannah",
+                &pos,
+                options,
+                &[("random", &|p, rng, rec, own| {
+                    crate::sim::Rollout::rollout(p, rng, rec, own)
+                })],
+            )
+        },
+        all_moves: |args, backend| {
+            let start = havannah::Position::new(args.size).map_err(|e| e.to_string())?;
+            let sim = gpu::all_moves_simulator::<havannah::Position>(backend)?;
+            gpu::all_moves("havannah", args.size, &start, args, &*sim)
+        },
+        kernels: Some(Kernels {
+            bench: |sizes, args, gpus| {
+                gpu::bench(&[], sizes, &[], args.leaves, args.playouts, gpus)
+            },
+            search_bench: |size, opts| {
+                let start = havannah::Position::new(size).map_err(|e| e.to_string())?;
+                let spread = crate::sim::cuda::hex::cell_count(size) / 4;
+                super::gpu_bench::run("havannah", size, &start, spread, opts)
+                    .map_err(|e| e.to_string())
+            },
+        }),
+    },
+];
+
+/// Go's CPU bench: each playout policy asked for (default: all of them).
+fn go_bench(options: &BenchOptions) -> Result<(), String> {
+    let pos = go::Position::new(options.size, 7.0).map_err(|e| e.to_string())?;
+    let policies = match options.go_policy {
+        Some(p) => vec![p],
+        None => GoPolicy::ALL.to_vec(),
+    };
+    let playouts: Vec<(&str, Box<bench::Playout<go::Position>>)> = policies
+        .into_iter()
+        .map(|policy| {
+            let playout: Box<bench::Playout<go::Position>> =
+                Box::new(move |p: &go::Position, rng, rec, own| {
+                    p.rollout_with(policy, rng, rec, own)
+                });
+            (policy.name(), playout)
+        })
+        .collect();
+    let playouts: Vec<(&str, &bench::Playout<go::Position>)> =
+        playouts.iter().map(|(n, p)| (*n, &**p)).collect();
+    bench::run_game("go", &pos, options, &playouts)
+}
+
+/// A `--game` value that names no registered game.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game `{0}` (games: {games})", games = names().join(", "))]
+pub struct UnknownGame(pub String);
+
+/// The registered game called `name`.
+pub fn find(name: &str) -> Result<&'static Registered, UnknownGame> {
+    GAMES
+        .iter()
+        .find(|g| g.name == name)
+        .ok_or_else(|| UnknownGame(name.to_string()))
+}
+
+/// Every game's name, for `--game`'s possible values.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name).collect()
+}
+
+/// The names of the games that have GPU kernels.
+pub fn with_kernels() -> Vec<&'static str> {
+    GAMES
+        .iter()
+        .filter(|g| g.kernels.is_some())
+        .map(|g| g.name)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_found_and_unknown_names_are_an_error() {
+        for game in GAMES {
+            assert_eq!(find(game.name).map(|g| g.name), Ok(game.name));
+        }
+        let e = find("chess").err().unwrap();
+        assert_eq!(e, UnknownGame("chess".into()));
+        assert!(e
+            .to_string()
+            .starts_with("unknown game `chess` (games: go, havannah"));
+    }
+
+    #[test]
+    fn names_are_unique_and_go_has_kernels() {
+        let mut names = names();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), GAMES.len());
+        assert!(with_kernels().contains(&"go"));
+    }
+}
