@@ -11,7 +11,7 @@
 use super::{gpu, BenchArgs};
 use crate::bench::{self, BenchOptions};
 use crate::engine::{self, Backend, EngineOptions};
-use crate::game::{go, havannah};
+use crate::game::{go, havannah, hex};
 use crate::sim::go_rollout::GoPolicy;
 
 /// One game as the command line sees it.
@@ -105,6 +105,33 @@ pub const GAMES: &[Registered] = &[
                     .map_err(|e| e.to_string())
             },
         }),
+    },
+    Registered {
+        name: "hex",
+        protocol: "GTP",
+        serve: |options| {
+            engine::run(engine::hex::HexSession::new(
+                options,
+                engine::cpu_simulator(),
+            ))
+        },
+        bench: |options| {
+            let pos = hex::Position::new(options.size).map_err(|e| e.to_string())?;
+            bench::run_game(
+                "hex",
+                &pos,
+                options,
+                &[("random", &|p, rng, rec, own| {
+                    crate::sim::Rollout::rollout(p, rng, rec, own)
+                })],
+            )
+        },
+        all_moves: |args, _cpu| {
+            let start = hex::Position::new(args.size).map_err(|e| e.to_string())?;
+            let sim = crate::sim::cpu::CpuSimulator::<hex::Position>::new();
+            gpu::all_moves("hex", args.size, &start, args, &sim)
+        },
+        kernels: None,
     },
 ];
 

@@ -16,6 +16,7 @@ pub mod evaluate;
 mod fuzz_tests;
 pub mod go;
 pub mod havannah;
+pub mod hex;
 pub mod options;
 pub mod record_file;
 pub mod session;

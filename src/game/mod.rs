@@ -6,6 +6,7 @@
 
 pub mod go;
 pub mod havannah;
+pub mod hex;
 pub mod sgf_reader;
 
 use std::fmt;

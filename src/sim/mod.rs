@@ -9,6 +9,7 @@ pub mod cpu;
 pub mod cuda;
 pub mod go_rollout;
 pub mod havannah_rollout;
+pub mod hex_rollout;
 pub mod rng;
 pub mod synthetic;
 
