@@ -66,7 +66,8 @@ pub const GAMES: &[Registered] = &[
             },
             search_bench: |size, opts| {
                 let start = go::Position::new(size, 7.5).map_err(|e| e.to_string())?;
-                super::gpu_bench::run("go", size, &start, size * size / 2, opts)
+                let policy = opts.go_policy.name();
+                super::gpu_bench::run("go", policy, size, &start, size * size / 2, opts)
                     .map_err(|e| e.to_string())
             },
         }),
@@ -101,7 +102,7 @@ pub const GAMES: &[Registered] = &[
             search_bench: |size, opts| {
                 let start = havannah::Position::new(size).map_err(|e| e.to_string())?;
                 let spread = crate::sim::cuda::hex::cell_count(size) / 4;
-                super::gpu_bench::run("havannah", size, &start, spread, opts)
+                super::gpu_bench::run("havannah", "random", size, &start, spread, opts)
                     .map_err(|e| e.to_string())
             },
         }),

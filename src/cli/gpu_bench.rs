@@ -42,9 +42,11 @@ pub struct SearchBench {
     pub go_policy: GoPolicy,
 }
 
-/// Runs the three measurements for the game of `start` and prints them.
+/// Runs the three measurements for the game of `start` and prints them;
+/// `policy` names the kernels' playout policy in the JSON lines.
 pub fn run<G: KernelPosition + Rollout>(
     game: &str,
+    policy: &str,
     size: usize,
     start: &G,
     spread: usize,
@@ -53,10 +55,6 @@ pub fn run<G: KernelPosition + Rollout>(
     let sim =
         Arc::new(GpuSimulator::<G>::new(&opts.gpus, opts.slots)?.with_go_policy(opts.go_policy));
     let device = sim.device_name();
-    let policy = match game {
-        "go" => opts.go_policy.name(),
-        _ => "random",
-    };
     let head = BenchRecord {
         game: game.into(),
         size,
