@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds a Go kernel module for bench.py: the kernel files NVRTC gets in
-# the engine (common.cuh first), plus leaves.cu, one board size's entry
+# the engine (common.cuh first, then the manifest's Go `engine` files, see
+# kernels/manifest), plus leaves.cu, one board size's entry
 # points only, compiled by NVRTC (nvrtc.py) to PTX and, where ptxas is
 # found, to an sm_90 cubin with line info (ptxas -v prints the registers).
 #   kernels/devbench/build.sh OUT SIZE [-- NVRTC options, e.g. -DGB_SURE_STEPS=2]
@@ -18,7 +19,7 @@ shift 2
 [ "${1:-}" = "--" ] && shift
 {
     cat "$k/common.cuh"
-    for f in go_weights.cu go.cu go_bitset.cu go_bits.cu go_bits_atari.cu go_bits_patterns.cu ${EXTRA:-}; do
+    for f in $(awk '$1 == "go" && $3 == "engine" { print $2 }' "$k/manifest") ${EXTRA:-}; do
         printf '#line 1 "%s"\n' "$f"
         cat "$k/$f"
     done

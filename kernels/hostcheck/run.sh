@@ -26,8 +26,11 @@ set -e
 here=$(cd "$(dirname "$0")" && pwd)
 out=${TMPDIR:-/tmp}/warpstone-hostcheck
 mkdir -p "$out"
+# The files of one game's translation unit in the manifest's order
+# (kernels/manifest), as paths.
+unit() { awk -v game="$1" -v dir="$here/.." '$1 == game { print dir "/" $2 }' "$here/../manifest"; }
 # One translation unit as NVRTC sees it, minus the extern "C" entry points.
-cat "$here/../common.cuh" "$here/../havannah.cu" "$here/../havannah_packed.cu" |
+cat "$here/../common.cuh" $(unit havannah) |
     grep -v '^HEX_ENTRY(\|^HEX_PACKED_ENTRY(' |
     sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/src.inc"
 g++ -std=c++20 -O2 -w -I"$out" -I"$here" "$here/hex_exact.cpp" -o "$out/hex_exact"

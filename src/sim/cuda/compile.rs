@@ -15,19 +15,46 @@
 //! each size's result on disk.
 
 use super::CudaError;
+use crate::sim::go_rollout::GoPolicy;
 use cudarc::nvrtc::{CompileError, CompileOptions, Ptx};
 
+/// Which kernel file goes into which unit, and who compiles it.
+const MANIFEST: &str = include_str!("../../../kernels/manifest");
+
 const COMMON: &str = include_str!("../../../kernels/common.cuh");
-const GO_WEIGHTS: &str = include_str!("../../../kernels/go_weights.cu");
-const GO: &str = include_str!("../../../kernels/go.cu");
-const GO_POINTS: &str = include_str!("../../../kernels/go_points.cu");
-const GO_BITSET: &str = include_str!("../../../kernels/go_bitset.cu");
-const GO_BITS: &str = include_str!("../../../kernels/go_bits.cu");
-const GO_BITS_ATARI: &str = include_str!("../../../kernels/go_bits_atari.cu");
-const GO_BITS_PATTERNS: &str = include_str!("../../../kernels/go_bits_patterns.cu");
-const GO_ROWS: &str = include_str!("../../../kernels/go_rows.cu");
-const HAVANNAH: &str = include_str!("../../../kernels/havannah.cu");
-const HAVANNAH_PACKED: &str = include_str!("../../../kernels/havannah_packed.cu");
+
+/// Every kernel file the manifest may name, with its text (embedded: the
+/// binary needs no kernel files at run time).
+const FILES: &[(&str, &str)] = &[
+    (
+        "go_weights.cu",
+        include_str!("../../../kernels/go_weights.cu"),
+    ),
+    ("go.cu", include_str!("../../../kernels/go.cu")),
+    (
+        "go_points.cu",
+        include_str!("../../../kernels/go_points.cu"),
+    ),
+    (
+        "go_bitset.cu",
+        include_str!("../../../kernels/go_bitset.cu"),
+    ),
+    ("go_bits.cu", include_str!("../../../kernels/go_bits.cu")),
+    (
+        "go_bits_atari.cu",
+        include_str!("../../../kernels/go_bits_atari.cu"),
+    ),
+    (
+        "go_bits_patterns.cu",
+        include_str!("../../../kernels/go_bits_patterns.cu"),
+    ),
+    ("go_rows.cu", include_str!("../../../kernels/go_rows.cu")),
+    ("havannah.cu", include_str!("../../../kernels/havannah.cu")),
+    (
+        "havannah_packed.cu",
+        include_str!("../../../kernels/havannah_packed.cu"),
+    ),
+];
 
 /// A kernel source file the backend compiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,19 +63,46 @@ pub enum Source {
     Havannah,
 }
 
+/// Which of a game's kernels a GPU compiles: every one (benchmarks and
+/// checks compare them all), or only those the engine plays with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum KernelSet {
+    #[default]
+    All,
+    /// The engine's kernels for Go playouts with this policy.
+    Engine(GoPolicy),
+}
+
+impl KernelSet {
+    /// Whether a manifest `role` is in the set.
+    fn includes(self, role: &str) -> bool {
+        match self {
+            KernelSet::All => true,
+            KernelSet::Engine(policy) => {
+                role == "engine"
+                    || (role == "points" && matches!(policy, GoPolicy::Weighted3x3 | GoPolicy::M2))
+            }
+        }
+    }
+}
+
+/// The manifest's rows: (game, file, role), comments and blank lines
+/// left out.
+fn manifest() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    MANIFEST
+        .lines()
+        .map(|line| line.split('#').next().unwrap_or(""))
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            Some((words.next()?, words.next()?, words.next()?))
+        })
+}
+
 impl Source {
     pub const ALL: [Source; 2] = [Source::Go, Source::Havannah];
 
-    pub fn name(self) -> &'static str {
-        match self {
-            Source::Go => {
-                "go_weights.cu+go.cu+go_points.cu+go_bitset.cu+go_bits.cu+go_bits_atari.cu+go_bits_patterns.cu+go_rows.cu"
-            }
-            Source::Havannah => "havannah.cu+havannah_packed.cu",
-        }
-    }
-
-    /// A short file stem for the source's PTX.
+    /// A short file stem for the source's PTX, and its game in the
+    /// manifest.
     pub fn stem(self) -> &'static str {
         match self {
             Source::Go => "go",
@@ -56,29 +110,40 @@ impl Source {
         }
     }
 
-    /// The full translation unit handed to NVRTC.
-    pub fn text(self) -> String {
-        match self {
-            // All Go kernels share go.cu's leaf header and constants and
-            // go_weights.cu's move weights and pattern table; the pattern
-            // kernel and go_bits_atari.cu (the 19x19 light playouts, which
-            // go_bits.cu's entry point calls) build on go_bits.cu's board,
-            // and all on go_bitset.cu's sets.
-            Source::Go => format!(
-                "{COMMON}\n#line 1 \"go_weights.cu\"\n{GO_WEIGHTS}\n\
-                 #line 1 \"go.cu\"\n{GO}\n#line 1 \"go_points.cu\"\n{GO_POINTS}\n\
-                 #line 1 \"go_bitset.cu\"\n{GO_BITSET}\n\
-                 #line 1 \"go_bits.cu\"\n{GO_BITS}\n\
-                 #line 1 \"go_bits_atari.cu\"\n{GO_BITS_ATARI}\n\
-                 #line 1 \"go_bits_patterns.cu\"\n{GO_BITS_PATTERNS}\n\
-                 #line 1 \"go_rows.cu\"\n{GO_ROWS}"
-            ),
-            // The packed kernels reuse havannah.cu's tables and leaf header.
-            Source::Havannah => format!(
-                "{COMMON}\n#line 1 \"havannah.cu\"\n{HAVANNAH}\n\
-                 #line 1 \"havannah_packed.cu\"\n{HAVANNAH_PACKED}"
-            ),
+    /// The kernel files of `set`, in the manifest's order.
+    pub fn files(self, set: KernelSet) -> Vec<&'static str> {
+        manifest()
+            .filter(|&(game, _, role)| game == self.stem() && set.includes(role))
+            .map(|(_, file, _)| file)
+            .collect()
+    }
+
+    /// The files joined with `+`, for compile errors.
+    pub fn name(self, set: KernelSet) -> String {
+        self.files(set).join("+")
+    }
+
+    /// The full translation unit handed to NVRTC: `common.cuh`, then each
+    /// file behind a `#line` so that NVRTC's messages name it. All Go
+    /// kernels share go.cu's leaf header and constants and go_weights.cu's
+    /// move weights and pattern table; the pattern kernel and
+    /// go_bits_atari.cu (the 19x19 light playouts, which go_bits.cu's
+    /// entry point calls) build on go_bits.cu's board, and all on
+    /// go_bitset.cu's sets. The packed Havannah kernels reuse
+    /// havannah.cu's tables and leaf header.
+    pub fn text(self, set: KernelSet) -> String {
+        let mut text = format!("{COMMON}\n");
+        for (i, file) in self.files(set).into_iter().enumerate() {
+            let body = FILES
+                .iter()
+                .find(|(name, _)| *name == file)
+                .map_or("", |(_, body)| body);
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(&format!("#line 1 \"{file}\"\n{body}"));
         }
+        text
     }
 }
 
@@ -121,9 +186,19 @@ pub fn nvrtc_present() -> bool {
     unsafe { cudarc::nvrtc::sys::is_culib_present() }
 }
 
-/// Compiles one source for `arch` (such as `compute_90`) into PTX: the
-/// kernels of one board size, or with `None` of every size.
+/// Compiles every kernel of one source for `arch` (such as `compute_90`)
+/// into PTX: the kernels of one board size, or with `None` of every size.
 pub fn compile(source: Source, size: Option<usize>, arch: &str) -> Result<Ptx, CudaError> {
+    compile_set(source, KernelSet::All, size, arch)
+}
+
+/// [`compile`] for the kernels of `set` only.
+pub fn compile_set(
+    source: Source,
+    set: KernelSet,
+    size: Option<usize>,
+    arch: &str,
+) -> Result<Ptx, CudaError> {
     if !nvrtc_present() {
         return Err(CudaError::NoNvrtcLibrary);
     }
@@ -136,22 +211,22 @@ pub fn compile(source: Source, size: Option<usize>, arch: &str) -> Result<Ptx, C
             "--std=c++17".to_string(),
             "-default-device".to_string(),
         ],
-        name: Some(source.name().to_string()),
+        name: Some(source.name(set)),
         ..Default::default()
     };
     let text = match size {
-        Some(size) => keep_size(&source.text(), size),
-        None => source.text(),
+        Some(size) => keep_size(&source.text(set), size),
+        None => source.text(set),
     };
     cudarc::nvrtc::compile_ptx_with_opts(text, opts).map_err(|e| match e {
         CompileError::CompileError { nvrtc, log, .. } => CudaError::Compile {
-            kernel: source.name(),
+            kernel: source.name(set),
             arch: arch.to_string(),
             message: format!("{nvrtc:?}"),
             log: log.to_string_lossy().into_owned(),
         },
         other => CudaError::Compile {
-            kernel: source.name(),
+            kernel: source.name(set),
             arch: arch.to_string(),
             message: format!("{other:?}"),
             log: String::new(),
@@ -196,6 +271,84 @@ mod tests {
         }
     }
 
+    /// The manifest names every kernel file once, each one is embedded,
+    /// and no `.cu` file in `kernels/` is left out.
+    #[test]
+    fn the_manifest_lists_every_kernel_file() {
+        let mut listed: Vec<&str> = manifest().map(|(_, file, _)| file).collect();
+        listed.sort_unstable();
+        let mut embedded: Vec<&str> = FILES.iter().map(|(name, _)| *name).collect();
+        embedded.sort_unstable();
+        assert_eq!(listed, embedded);
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
+        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".cu"))
+            .collect();
+        on_disk.sort_unstable();
+        assert_eq!(on_disk, listed);
+        for (_, _, role) in manifest() {
+            assert!(["engine", "points", "ab"].contains(&role), "{role}");
+        }
+    }
+
+    #[test]
+    fn the_engine_compiles_only_what_its_policy_plays() {
+        let patterns = Source::Go.files(KernelSet::Engine(GoPolicy::Patterns));
+        assert!(patterns.contains(&"go_bits_patterns.cu") && patterns.contains(&"go_bits.cu"));
+        assert!(!patterns.contains(&"go_rows.cu") && !patterns.contains(&"go_points.cu"));
+        let m2 = Source::Go.files(KernelSet::Engine(GoPolicy::M2));
+        assert!(m2.contains(&"go_points.cu") && !m2.contains(&"go_rows.cu"));
+        let all = Source::Go.files(KernelSet::All);
+        assert_eq!(all.len(), 8);
+        assert_eq!(all[0], "go_weights.cu", "weights and tables first");
+        assert_eq!(
+            Source::Havannah.files(KernelSet::Engine(GoPolicy::Random)),
+            Source::Havannah.files(KernelSet::All)
+        );
+    }
+
+    /// With NVRTC, the engine's unit of each Go size and policy compiles
+    /// and exports the kernel the engine launches for that policy
+    /// (`tuning::go_kernel`), and no A/B-only kernel.
+    #[test]
+    fn engine_units_compile_with_their_kernels() {
+        use super::super::GoKernel;
+        if !nvrtc_present() {
+            return;
+        }
+        // Random and Patterns compile one set, 3x3 and M2 another.
+        let sets = [
+            (GoPolicy::Patterns, [GoPolicy::Random, GoPolicy::Patterns]),
+            (GoPolicy::M2, [GoPolicy::Weighted3x3, GoPolicy::M2]),
+        ];
+        for size in [9usize, 19] {
+            for (set, policies) in sets {
+                let ptx = compile_set(Source::Go, KernelSet::Engine(set), Some(size), "compute_90")
+                    .unwrap_or_else(|e| panic!("{set:?} size {size}: {e}"))
+                    .to_src();
+                assert!(!ptx.contains("go_rows_random"), "{set:?} {size}");
+                for policy in policies {
+                    let entry = match super::super::tuning::go_kernel(size * size, policy) {
+                        GoKernel::Bitboard => format!("go_bits_random_{size}"),
+                        GoKernel::BitboardPatterns => format!("go_bits_patterns_{size}"),
+                        GoKernel::PointPerThread3x3 => format!("go_points_3x3_{size}"),
+                        GoKernel::PointPerThreadM2 => format!("go_points_m2_{size}"),
+                        GoKernel::PlayoutPerThread3x3 => format!("go_3x3_{size}"),
+                        GoKernel::PlayoutPerThreadM2 => format!("go_m2_{size}"),
+                        other => panic!("the engine does not launch {other:?}"),
+                    };
+                    assert!(
+                        ptx.contains(&format!(".entry {entry}(")),
+                        "{policy:?} {size}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn finds_the_lines_that_instantiate_a_size() {
         assert_eq!(instantiated_size("GO_BITS_ENTRY(9, 8)"), Some(9));
@@ -219,7 +372,7 @@ mod tests {
             (Source::Havannah, &[4, 6, 8, 10][..]),
         ];
         for (source, sizes) in cases {
-            let full = source.text();
+            let full = source.text(KernelSet::All);
             for &size in sizes {
                 let text = keep_size(&full, size);
                 assert_eq!(text.lines().count(), full.lines().count());

@@ -30,6 +30,10 @@ pub struct Gpu {
     pub stream: Arc<CudaStream>,
     pub(super) go: Modules,
     pub(super) hex: Modules,
+    /// Which kernels the modules hold (see the manifest,
+    /// `kernels/manifest`): all of them unless the engine asked for only
+    /// its own.
+    pub(super) kernel_set: super::compile::KernelSet,
     /// Largest per-thread local memory of a kernel launched so far; the
     /// driver reserves it for every thread the device can hold.
     local_bytes_per_thread: std::sync::atomic::AtomicUsize,
@@ -52,6 +56,7 @@ impl Gpu {
             stream,
             go: Modules::default(),
             hex: Modules::default(),
+            kernel_set: Default::default(),
             threads_per_sm: None,
             bits_block: None,
             local_bytes_per_thread: Default::default(),

@@ -150,7 +150,7 @@ pub enum CudaError {
     Driver(String),
     #[error("NVRTC could not compile {kernel} for {arch}: {message}\n{log}")]
     Compile {
-        kernel: &'static str,
+        kernel: String,
         arch: String,
         message: String,
         log: String,

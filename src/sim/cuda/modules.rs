@@ -1,7 +1,7 @@
 //! Each game's kernels, compiled and loaded one board size at a time: a
 //! GPU compiles only the sizes it is asked for (see `compile.rs` for why).
 
-use super::compile::{compile, Source};
+use super::compile::{compile_set, Source};
 use super::device::Gpu;
 use super::hex::HexGeometry;
 use super::variants::check_size;
@@ -35,9 +35,12 @@ impl Gpu {
             return Ok(module.clone());
         }
         let started = std::time::Instant::now();
-        let module = self
-            .ctx
-            .load_module(compile(source, Some(size), &self.info.arch())?)?;
+        let module = self.ctx.load_module(compile_set(
+            source,
+            self.kernel_set,
+            Some(size),
+            &self.info.arch(),
+        )?)?;
         match source {
             Source::Go => self.upload_go_tables(&module)?,
             Source::Havannah => self.upload_hex_tables(&module, size)?,

@@ -47,10 +47,11 @@ impl<G> GpuSimulator<G> {
     }
 
     /// Go playouts with `policy` on every GPU (the default is
-    /// [`super::tuning::go_kernel`]'s).
+    /// [`super::tuning::go_kernel`]'s), which compile only the kernels
+    /// that play it ([`CudaSimulator::compile_only_for`]).
     pub fn with_go_policy(mut self, policy: GoPolicy) -> Self {
         for gpu in &mut self.gpus {
-            gpu.set_go_policy(policy);
+            gpu.compile_only_for(policy);
         }
         self
     }

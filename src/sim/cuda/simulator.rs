@@ -85,8 +85,20 @@ impl<G> CudaSimulator<G> {
         })
     }
 
+    /// Go playouts on `kernel` whatever the policy; every kernel is
+    /// compiled then (A/B comparisons).
     pub fn set_go_kernel(&mut self, kernel: GoKernel) {
         self.go_kernel = Some(kernel);
+        self.gpu.kernel_set = super::compile::KernelSet::All;
+    }
+
+    /// Compiles only the kernels the engine plays `policy` with (the
+    /// manifest's `engine` files, and `points` for the 3x3 and M2
+    /// policies): a fresh GPU host answers its first `boardsize` sooner.
+    /// Call it before the first board size is prepared.
+    pub fn compile_only_for(&mut self, policy: GoPolicy) {
+        self.set_go_policy(policy);
+        self.gpu.kernel_set = super::compile::KernelSet::Engine(policy);
     }
 
     /// Threads per block of the bitboard kernels (`None`: the host's
