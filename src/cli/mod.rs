@@ -20,10 +20,11 @@ use std::time::Duration;
 #[command(
     name = "warpstone",
     version,
-    about = "Monte-Carlo tree search game engine: Go over GTP, Havannah over HTP",
-    long_about = "Monte-Carlo tree search game engine.\n\nWithout a subcommand, speaks GTP (Go) or a \
-                  Castro-compatible HTP (Havannah) on stdin/stdout, for GoGui, Sabaki, gogui-twogtp \
-                  and tournament scripts. Logs go to stderr."
+    about = "Monte-Carlo tree search game engine: Go over GTP, Havannah over HTP, Hex over GTP",
+    long_about = "Monte-Carlo tree search game engine.\n\nWithout a subcommand, speaks GTP (Go), a \
+                  Castro-compatible HTP (Havannah) or GTP as HexGui and MoHex speak it (Hex) on \
+                  stdin/stdout, for GoGui, Sabaki, HexGui, gogui-twogtp and tournament scripts. Logs \
+                  go to stderr."
 )]
 pub struct Cli {
     /// Game to play, from the registry of games (`cli::games`); each
@@ -152,7 +153,7 @@ pub enum Command {
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Board size (Go: 2-25; Havannah: side length 3-10).
+    /// Board size (Go: 2-25; Havannah: side length 3-10; Hex: 1-19).
     #[arg(long, default_value_t = 9)]
     pub size: usize,
     /// Several sizes (with --backend cuda), e.g. 9,13,19.
