@@ -121,9 +121,9 @@ pub fn bench(
                     }
                     GoKernel::PlayoutPerThread
                     | GoKernel::PlayoutPerThread3x3
-                    | GoKernel::PlayoutPerThreadM2 => {
-                        tps.unwrap_or_else(|| super::tuning::threads_per_sm(false, size * size))
-                    }
+                    | GoKernel::PlayoutPerThreadM2 => tps.unwrap_or_else(|| {
+                        super::tuning::threads_per_sm(super::compile::Source::Go, size * size)
+                    }),
                 },
                 game: "go",
                 size,
@@ -160,7 +160,10 @@ pub fn bench(
                     threads_per_sm: match variant {
                         HexVariant::CompressShared | HexVariant::Packed => 0,
                         _ => tps.unwrap_or_else(|| {
-                            super::tuning::threads_per_sm(true, hex::cell_count(side))
+                            super::tuning::threads_per_sm(
+                                super::compile::Source::Havannah,
+                                hex::cell_count(side),
+                            )
                         }),
                     },
                     game: "havannah",

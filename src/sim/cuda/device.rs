@@ -113,8 +113,10 @@ impl Gpu {
                     leaf_count,
                     playouts_per_leaf,
                     sms,
-                    self.threads_per_sm
-                        .unwrap_or(super::tuning::threads_per_sm(false, size * size)),
+                    self.threads_per_sm.unwrap_or(super::tuning::threads_per_sm(
+                        super::compile::Source::Go,
+                        size * size,
+                    )),
                 ),
             ),
             GoKernel::PointPerThread => (
@@ -361,8 +363,10 @@ impl Gpu {
                 leaf_count,
                 playouts_per_leaf,
                 self.info.multiprocessors.max(1) as u32,
-                self.threads_per_sm
-                    .unwrap_or(super::tuning::threads_per_sm(true, hex::cell_count(side))),
+                self.threads_per_sm.unwrap_or(super::tuning::threads_per_sm(
+                    super::compile::Source::Havannah,
+                    hex::cell_count(side),
+                )),
             )
         };
         // Boards of `cells` bytes and headers of 4 i32 per leaf. The

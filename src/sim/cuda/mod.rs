@@ -68,17 +68,18 @@ pub mod tuning {
     /// and keeps that leaf's counters in shared memory.
     pub const PLAYOUT_BLOCK: u32 = 128;
     /// Playout threads per multiprocessor for a board of `points` points
-    /// (`havannah`: cells). Each thread's board lives in local memory, so
+    /// (Havannah: cells) of `source`'s kernels. Each thread's board lives in local memory, so
     /// fewer threads that stay in L1 can beat full occupancy. Measured
     /// with `gpu_probe bench ... 128,256,512,1024,2048` on an H200
     /// (2026-11-21): Go 9x9 best at 128, 13x13 and 19x19 at 2048;
     /// Havannah side 4 at 512, sides 8 and 10 at 1024.
-    pub fn threads_per_sm(havannah: bool, points: usize) -> u32 {
-        match (havannah, points) {
-            (false, 0..=100) => 128,
-            (false, _) => 2048,
-            (true, 0..=60) => 512,
-            (true, _) => 1024,
+    pub fn threads_per_sm(source: super::compile::Source, points: usize) -> u32 {
+        use super::compile::Source;
+        match (source, points) {
+            (Source::Go, 0..=100) => 128,
+            (Source::Go, _) => 2048,
+            (Source::Havannah, 0..=60) => 512,
+            (Source::Havannah, _) => 1024,
         }
     }
     /// The Go kernel `CudaSimulator` uses for `policy` on a board of

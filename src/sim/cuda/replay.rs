@@ -2,6 +2,7 @@
 //! with the CPU rules, replayed by the kernels, final states compared.
 
 use super::check::CheckOptions;
+use super::compile::Source;
 use super::device::{GoKernel, Gpu, HexVariant};
 use super::input::{KernelInput, KernelPosition};
 use super::CudaError;
@@ -38,9 +39,11 @@ pub fn replay_check<G: KernelPosition>(
     go_kernel: GoKernel,
     hex_variant: HexVariant,
 ) -> Result<(bool, String), CudaError> {
-    let (is_go, size, points) = match start.kernel_input() {
-        KernelInput::Go(g) => (true, g.size, g.size * g.size),
-        KernelInput::Havannah(h) => (false, h.side, h.colors.len()),
+    let input = start.kernel_input();
+    let (source, size) = input.source_and_size();
+    let points = match &input {
+        KernelInput::Go(g) => g.size * g.size,
+        KernelInput::Havannah(h) => h.colors.len(),
     };
     // Generate on several threads: the CPU side is the slow one.
     let n = opts.sequences;
@@ -79,11 +82,12 @@ pub fn replay_check<G: KernelPosition>(
     }
     let cpu_seconds = clock.elapsed().as_secs_f64();
     let clock = std::time::Instant::now();
-    let (boards, results) = if is_go {
-        gpu.replay_go(size, go_kernel, &flat, max_moves)?
-    } else {
-        let first = super::input::color_code(start.to_move()) as i32;
-        gpu.replay_hex(size, hex_variant, &flat, max_moves, first)?
+    let (boards, results) = match source {
+        Source::Go => gpu.replay_go(size, go_kernel, &flat, max_moves)?,
+        Source::Havannah => {
+            let first = super::input::color_code(start.to_move()) as i32;
+            gpu.replay_hex(size, hex_variant, &flat, max_moves, first)?
+        }
     };
     let gpu_seconds = clock.elapsed().as_secs_f64();
     let mut mismatches = 0;
@@ -104,7 +108,7 @@ pub fn replay_check<G: KernelPosition>(
         if boards[i * points..(i + 1) * points] != cpu_colors[..] {
             why.push("board differs".to_string());
         }
-        if is_go {
+        if source == Source::Go {
             if let Some([b, w]) = pos.captures() {
                 if [r[1] as u32, r[2] as u32] != [b, w] {
                     why.push(format!("captures {:?} vs cpu {:?}", [r[1], r[2]], [b, w]));
