@@ -1,4 +1,4 @@
-// Go playouts with one thread per board point (paper 004, variant (a)):
+// Go playouts with one thread per board point (Iwakawa, Narumi and Muramatsu, 2011, variant (a)):
 // one board per thread block, kept in shared memory.
 //
 // Per point: colour, string id, move weight; per string (indexed by its id,

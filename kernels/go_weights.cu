@@ -1,4 +1,4 @@
-// Move weights of the `3x3` and `M2` playout policies (paper 004's "3x3"
+// Move weights of the `3x3` and `M2` playout policies (Iwakawa et al.'s "3x3"
 // and "M2"), shared by the Go kernels that play them; the same function as
 // the CPU's (src/sim/go_rollout/weights.rs, whose comment explains each
 // weight). A move is drawn with probability weight / total; a drawn

@@ -1,4 +1,4 @@
-// Havannah playouts, one playout per thread (after paper 000).
+// Havannah playouts, one playout per thread (after Werner (2012)).
 //
 // Cells are compact indices 0..CELLS of a board of side S (CELLS =
 // 3S^2 - 3S + 1), in the host's order (see src/sim/cuda/hex.rs). The host

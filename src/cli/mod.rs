@@ -310,7 +310,7 @@ fn log_filter(
     }
 }
 
-/// Leaves per GPU launch and playouts per leaf in the search (paper 003
+/// Leaves per GPU launch and playouts per leaf in the search (the ComputerGO project
 /// runs a block of playouts per child).
 /// - strength: a bigger tree beats surer leaves. 9x9, komi 7, 1 s/move vs
 ///   GNU Go level 10, two games sharing one H200, pattern playouts: 64

@@ -1,7 +1,7 @@
 //! Whole-position evaluations by playouts alone, shared by every game's
 //! analysis commands and `warpstone bench --all-moves`: the ownership
 //! estimate, and the all-moves evaluation behind the move-value heat maps
-//! (paper 000's move rating; paper 003's block of playouts per child).
+//! (Werner's move rating; the ComputerGO project's block of playouts per child).
 
 use crate::game::{Color, Game};
 use crate::search::Limits;

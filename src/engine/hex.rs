@@ -46,6 +46,7 @@ pub const HEX_COMMANDS: &[&str] = &[
     "swap",
     "time_settings",
     "time_left",
+    "cputime",
     "gogui-analyze_commands",
     "hexgui-analyze_commands",
     "warpstone-move_values",
@@ -73,6 +74,8 @@ enum HexCommand {
     KnownCommand(String),
     ListCommands,
     Quit,
+    /// `cputime`: the engine's CPU seconds so far (gogui-twogtp asks).
+    Cputime,
     BoardSize(i64, Option<i64>),
     ClearBoard,
     Play(Color, MoveText),
@@ -117,6 +120,7 @@ fn parse(text: &str) -> Result<HexCommand, ParseError> {
         "known_command" => C::KnownCommand(args.word(Expected::CommandName)?.to_string()),
         "list_commands" => C::ListCommands,
         "quit" => C::Quit,
+        "cputime" => C::Cputime,
         "boardsize" => {
             let width = args.integer()?;
             let height = if args.is_empty() {
@@ -248,6 +252,7 @@ impl Session for HexSession {
             }
             HexCommand::ListCommands => Reply::ok(HEX_COMMANDS.join("\n")),
             HexCommand::Quit => Reply::Quit,
+            HexCommand::Cputime => super::cputime::reply(),
             HexCommand::BoardSize(width, height) if height.is_none_or(|h| h == width) => {
                 match usize::try_from(width) {
                     Ok(size) => self.reset(size),

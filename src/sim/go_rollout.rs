@@ -5,7 +5,7 @@
 //! an own one, else play a move matching a 3x3 shape; failing that, and
 //! always under [`GoPolicy::Random`], it plays uniformly at random among
 //! legal moves that do not fill a one-point eye of the mover. The
-//! [`GoPolicy::Weighted3x3`] and [`GoPolicy::M2`] policies (paper 004's
+//! [`GoPolicy::Weighted3x3`] and [`GoPolicy::M2`] policies (Iwakawa et al.'s
 //! "3x3" and "M2") instead draw every move with probability proportional
 //! to a small integer weight per point (see `weights.rs`). Playouts
 //! respect simple ko, ignore superko, and stop after two consecutive passes

@@ -3,7 +3,7 @@
 //! The UCT tree stays on the host; [`CudaSimulator`] sends batches of leaves
 //! to playout kernels (Go: one light playout per thread on a compact board
 //! with pseudo-liberty strings; Havannah: one playout per thread with a
-//! disjoint-set forest, after paper 000) and turns the per-leaf counters
+//! disjoint-set forest, after Werner (2012)) and turns the per-leaf counters
 //! they return into [`crate::sim::LeafStats`].
 //!
 //! Everything loads at run time: the CUDA driver and NVRTC through cudarc's
@@ -93,7 +93,7 @@ pub mod tuning {
     /// 3.23M / 0.44M. 3x3, point per thread against the compact board:
     /// 4.10M / 2.68M on 9x9, 1.11M / 1.23M on 13x13, 0.26M / 0.32M on
     /// 19x19; M2 3.90M / 2.22M, 1.05M / 1.11M, 0.24M / 0.29M. The point
-    /// kernel wins on 9x9 only, as in paper 004.
+    /// kernel wins on 9x9 only, as Iwakawa et al. (2011) found.
     pub fn go_kernel(points: usize, policy: GoPolicy) -> super::GoKernel {
         use super::GoKernel;
         match policy {

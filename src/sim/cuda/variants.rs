@@ -7,7 +7,7 @@ use super::hex;
 use super::CudaError;
 use crate::sim::go_rollout::GoPolicy;
 
-/// Which Havannah find the playout kernel uses (paper 000 found no path
+/// Which Havannah find the playout kernel uses (Werner (2012) found no path
 /// compression faster on its GPU; both are kept to measure that).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HexVariant {
@@ -70,7 +70,7 @@ impl HexVariant {
     pub const REPLAYED: [HexVariant; 2] = [HexVariant::Compress, HexVariant::Packed];
 }
 
-/// Which Go playout kernel runs (paper 004's two layouts).
+/// Which Go playout kernel runs (Iwakawa et al.'s two layouts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GoKernel {
     /// (b) One playout per thread on a compact board in local memory.
@@ -86,10 +86,10 @@ pub enum GoKernel {
     BitboardPatterns,
     /// One playout per warp, one board row per lane (`go_rows.cu`).
     Rows,
-    /// (a) playing the CPU's `Weighted3x3` policy (paper 004's "3x3"):
+    /// (a) playing the CPU's `Weighted3x3` policy (Iwakawa et al.'s "3x3"):
     /// each thread weighs its point (`go_weights.cu`).
     PointPerThread3x3,
-    /// (a) playing the CPU's `M2` policy (paper 004's "M2").
+    /// (a) playing the CPU's `M2` policy (Iwakawa et al.'s "M2").
     PointPerThreadM2,
     /// (b) playing `Weighted3x3`: each thread weighs every point per move.
     PlayoutPerThread3x3,

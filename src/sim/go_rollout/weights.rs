@@ -1,4 +1,4 @@
-//! Move weights of the `3x3` and `M2` playout policies (paper 004's
+//! Move weights of the `3x3` and `M2` playout policies (Iwakawa et al.'s
 //! "3x3" and "M2"; the paper gives no tables, these are our own).
 //!
 //! Every empty point gets a small integer weight, a function of the board,
