@@ -452,6 +452,14 @@ fn run_command(cli: &Cli, game: &games::Registered) -> Option<i32> {
             2
         })
     };
+    if cli.command.is_some() {
+        // Subcommands report on stdout with `println!`, which panics on a
+        // closed pipe (`warpstone check-gpu | head`) because Rust ignores
+        // SIGPIPE. A report nobody reads is no error: end quietly, as Unix
+        // tools do. The engine itself keeps SIGPIPE ignored and handles
+        // failed writes (it has replies to stop, see `engine::connection`).
+        restore_default_sigpipe();
+    }
     let code = match &cli.command {
         None => return None,
         Some(Command::CheckGpu(args)) => gpu::check_gpu(args),
@@ -538,3 +546,13 @@ fn backend_for(game: &games::Registered, cli: &Cli) -> Result<Backend, String> {
 
 #[cfg(test)]
 mod tests;
+
+/// Lets a write to a closed stdout end the process (SIGPIPE's default).
+fn restore_default_sigpipe() {
+    // SAFETY: `signal` with SIG_DFL installs no handler code; it is called
+    // before any thread of this process writes to stdout, and changing a
+    // signal's disposition is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
