@@ -85,9 +85,14 @@ pub const GAMES: &[Registered] = &[
                 "havannah",
                 &pos,
                 options,
-                &[("random", &|p, rng, rec, own| {
-                    crate::sim::Rollout::rollout(p, rng, rec, own)
-                })],
+                &[
+                    ("random", &|p, rng, rec, own| {
+                        crate::sim::Rollout::rollout(p, rng, rec, own)
+                    }),
+                    ("tactical", &|p, rng, rec, own| {
+                        crate::sim::Rollout::engine_rollout(p, rng, rec, own)
+                    }),
+                ],
             )
         },
         all_moves: |args, backend| {

@@ -154,13 +154,14 @@ pub fn apply_time_left(
     Reply::empty()
 }
 
-/// The simulator of a game without GPU kernels: the CPU's playouts.
+/// The simulator of a game without GPU kernels: the CPU's playouts, with
+/// the engine's policy.
 pub fn cpu_simulator<G: crate::sim::Rollout>() -> std::sync::Arc<dyn crate::sim::Simulator<G>> {
-    std::sync::Arc::new(crate::sim::cpu::CpuSimulator::<G>::new())
+    std::sync::Arc::new(crate::sim::cpu::CpuSimulator::<G>::engine())
 }
 
 /// The simulator for a session of a game with kernels: the GPUs' kernels if the backend says so
-/// and they open, else the CPU simulator (logged, never fatal: the CLI has
+/// and they open, else the CPU simulator with the engine's policy (logged, never fatal: the CLI has
 /// already refused `--backend cuda` without a usable GPU).
 pub fn simulator_for<G>(backend: &Backend) -> std::sync::Arc<dyn crate::sim::Simulator<G>>
 where
@@ -188,7 +189,7 @@ where
             Err(e) => tracing::error!("cannot use the GPU ({e}); playouts run on the CPU"),
         }
     }
-    std::sync::Arc::new(crate::sim::cpu::CpuSimulator::<G>::new())
+    cpu_simulator()
 }
 
 /// Serves `session` on stdin/stdout until `quit` or end of input.

@@ -8,12 +8,28 @@ use std::marker::PhantomData;
 
 #[derive(Debug, Default)]
 pub struct CpuSimulator<G> {
+    /// Plays [`Rollout::engine_rollout`] instead of the kernels' reference
+    /// policy [`Rollout::rollout`].
+    engine_policy: bool,
     _game: PhantomData<fn() -> G>,
 }
 
 impl<G> CpuSimulator<G> {
+    /// Plays the reference policy, [`Rollout::rollout`]: the one the GPU
+    /// kernels are checked against.
     pub fn new() -> Self {
-        CpuSimulator { _game: PhantomData }
+        CpuSimulator {
+            engine_policy: false,
+            _game: PhantomData,
+        }
+    }
+
+    /// Plays the CPU engine's policy, [`Rollout::engine_rollout`].
+    pub fn engine() -> Self {
+        CpuSimulator {
+            engine_policy: true,
+            _game: PhantomData,
+        }
     }
 }
 
@@ -26,7 +42,10 @@ impl<G: Rollout> CpuSimulator<G> {
         let mut owner = vec![0i8; leaf.cell_space()];
         for _ in 0..n {
             record.reset(space);
-            let result = leaf.rollout(rng, &mut record, &mut owner);
+            let result = match self.engine_policy {
+                true => leaf.engine_rollout(rng, &mut record, &mut owner),
+                false => leaf.rollout(rng, &mut record, &mut owner),
+            };
             let black_win = match result.winner {
                 Some(Color::Black) => 1.0,
                 Some(Color::White) => 0.0,

@@ -4,9 +4,14 @@
 //! (or a full board). Moves go through [`Position::play_cell_unchecked`], the
 //! same disjoint-set board the search uses, so a playout needs no separate
 //! win check. No swap in playouts.
+//!
+//! This is the GPU kernels' policy and their CPU reference (`check-gpu`);
+//! the CPU engine plays the tactical policy of `havannah_tactics`
+//! ([`Rollout::engine_rollout`]) and the tree takes its priors from there.
 
-use super::{FastRng, PlayoutRecord, PlayoutResult, Rollout};
-use crate::game::havannah::{Cell, Position, MAX_CELLS};
+use super::havannah_tactics::{tactical_priors, tactical_rollout};
+use super::{FastRng, PlayoutRecord, PlayoutResult, Prior, Rollout};
+use crate::game::havannah::{Cell, Move, Position, MAX_CELLS};
 use crate::game::{Color, Game, Outcome};
 
 impl Rollout for Position {
@@ -29,28 +34,45 @@ impl Rollout for Position {
             record.note(c as usize, pos.to_move());
             pos.play_cell_unchecked(Cell(c));
         }
+        finish(&pos, ownership, moves)
+    }
 
-        for (i, own) in ownership.iter_mut().enumerate() {
-            *own = match pos.color_at(Cell(i as u16)) {
-                Some(Color::Black) if i < pos.num_cells() => 1,
-                Some(Color::White) if i < pos.num_cells() => -1,
-                _ => 0,
-            };
-        }
-        let winner = match pos.winner() {
-            Some(Outcome::Win(c)) => Some(c),
-            _ => None,
+    fn engine_rollout(
+        &self,
+        rng: &mut FastRng,
+        record: &mut PlayoutRecord,
+        ownership: &mut [i8],
+    ) -> PlayoutResult {
+        tactical_rollout(self, rng, record, ownership)
+    }
+
+    fn priors(&self, moves: &[Move], out: &mut Vec<Prior>) {
+        tactical_priors(self, moves, out);
+    }
+}
+
+/// Ownership map and result of a finished playout (both policies).
+pub(super) fn finish(pos: &Position, ownership: &mut [i8], moves: u32) -> PlayoutResult {
+    for (i, own) in ownership.iter_mut().enumerate() {
+        *own = match pos.color_at(Cell(i as u16)) {
+            Some(Color::Black) if i < pos.num_cells() => 1,
+            Some(Color::White) if i < pos.num_cells() => -1,
+            _ => 0,
         };
-        let score = match winner {
-            Some(Color::Black) => 1.0,
-            Some(Color::White) => -1.0,
-            None => 0.0,
-        };
-        PlayoutResult {
-            winner,
-            score,
-            moves,
-        }
+    }
+    let winner = match pos.winner() {
+        Some(Outcome::Win(c)) => Some(c),
+        _ => None,
+    };
+    let score = match winner {
+        Some(Color::Black) => 1.0,
+        Some(Color::White) => -1.0,
+        None => 0.0,
+    };
+    PlayoutResult {
+        winner,
+        score,
+        moves,
     }
 }
 

@@ -9,6 +9,7 @@ pub mod cpu;
 pub mod cuda;
 pub mod go_rollout;
 pub mod havannah_rollout;
+pub mod havannah_tactics;
 pub mod hex_rollout;
 pub mod rng;
 pub mod synthetic;
@@ -167,6 +168,20 @@ pub trait Rollout: Game {
         record: &mut PlayoutRecord,
         ownership: &mut [i8],
     ) -> PlayoutResult;
+
+    /// The policy the CPU engine plays ([`cpu::CpuSimulator::engine`]).
+    /// Defaults to [`rollout`](Self::rollout), the policy the GPU kernels
+    /// play and `check-gpu` compares them with; a game whose CPU policy
+    /// knows more than its kernels do overrides this and keeps `rollout`
+    /// as the kernels' reference.
+    fn engine_rollout(
+        &self,
+        rng: &mut FastRng,
+        record: &mut PlayoutRecord,
+        ownership: &mut [i8],
+    ) -> PlayoutResult {
+        self.rollout(rng, record, ownership)
+    }
 
     /// Priors for tree expansion (captures, atari escapes, patterns...).
     /// Default: none.

@@ -35,6 +35,8 @@ use super::geometry::{
 use super::{BoardSizeError, Cell, Move, WinKind};
 use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome};
 
+mod threats;
+
 /// Codes in `Position::board`: empty, `1 + color.index()` for a stone
 /// (see `code`), and the off-board sentinel.
 const EMPTY: u8 = 0;
