@@ -89,6 +89,7 @@ class MatchConfig:
     engine1_black_in_game1: bool = True
     stderr_dir: "str | None" = None  # save engines' stderr per game here
     first_game: int = 1  # 1-based number of the first game played (--first-game)
+    swap: bool = False  # Havannah swap rule (--swap), sent to engines that list `swap`
     stop: threading.Event = dataclasses.field(default_factory=threading.Event)
     job_slots: JobSlots = dataclasses.field(default_factory=JobSlots)
 

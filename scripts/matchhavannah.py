@@ -1,6 +1,7 @@
 """One Havannah game of scripts/match, between HTP (Castro-compatible) engines.
 
-Commands used: `boardsize N` (N cells per side), `clear_board`, `genmove w|b`,
+Commands used: `boardsize N` (N cells per side), `clear_board`, `swap 0|1`
+(`--swap`, where the engine lists it), `genmove w|b`,
 `play w|b <cell>` (Castro's default coordinates, such as `h8`) and
 `havannah_winner` (none, white, black or draw). White moves first. The game
 ends when the engine that just moved reports a winner or a draw.
@@ -40,6 +41,9 @@ def play_havannah_game(config: MatchConfig, index: int) -> GameResult:
         for player in players.values():
             player.ask(f"boardsize {config.size}")
             player.ask("clear_board")
+            if player.supports("swap"):
+                # Both sides must agree on the rule; Castro's default is off.
+                player.ask(f"swap {int(config.swap)}")
             player.setup_common(config.engine_seed(index, player.spec))
         play_moves(config, players, moves, result)
     except Forfeit as forfeit:

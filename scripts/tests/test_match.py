@@ -207,6 +207,27 @@ class HavannahMatches(unittest.TestCase):
         )  # fmt: skip
         self.assertEqual(document["engines"][1]["illegal_losses"], 1, output)
 
+    def test_swap_rule_is_sent_to_engines_that_list_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            logs = [os.path.join(tmp, f"{name}.log") for name in ("listed", "unlisted", "on")]
+            status, output, _ = run_match(
+                "--game", "havannah", "--engine1", f"{FAKE_HTP} --swap --log {shlex.quote(logs[0])}",
+                "--engine2", f"{FAKE_HTP} --log {shlex.quote(logs[1])}", "--games", "1",
+            )  # fmt: skip
+            self.assertEqual(status, 0, output)
+            status, output, _ = run_match(
+                "--game", "havannah", "--engine1", f"{FAKE_HTP} --swap --log {shlex.quote(logs[2])}",
+                "--engine2", FAKE_HTP, "--games", "1", "--swap", "on",
+            )  # fmt: skip
+            self.assertEqual(status, 0, output)
+            commands = []
+            for path in logs:
+                with open(path, encoding="utf-8") as handle:
+                    commands.append(handle.read().splitlines())
+        self.assertIn("swap 0", commands[0])
+        self.assertFalse(any(c.startswith("swap") for c in commands[1]), commands[1])
+        self.assertIn("swap 1", commands[2])
+
     def test_cell_the_opponent_refuses_is_the_movers_fault(self):
         status, output, document = run_match(
             "--game", "havannah", "--engine1", f"{FAKE_HTP} --misbehave offboard --misbehave-after 2",
