@@ -152,6 +152,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.outcome()
     }
 
+    /// The result the search may treat as a proven fact (MCTS-solver,
+    /// `search::uct`): a finished game whose result no judgement changes.
+    /// The default, none, keeps the solver off for the game (Go: a two-pass
+    /// ending is scored by ownership that the search's own playouts
+    /// estimate, so it is no proof). Only wins prove anything; draws do not.
+    fn proven_outcome(&self) -> Option<Outcome> {
+        None
+    }
+
     /// Zobrist hash of the position, including the side to move.
     fn hash(&self) -> u64;
 

@@ -4,7 +4,7 @@
 
 use super::config::{SearchConfig, LCB_Z};
 use super::root::{self, RootMove};
-use super::tree::{Node, NodeId, Tree};
+use super::tree::{Node, NodeId, Tree, PROVEN_WIN};
 use crate::game::Game;
 use std::cmp::Ordering;
 use std::time::Duration;
@@ -91,21 +91,29 @@ pub(super) struct RunCounters {
     pub elapsed: Duration,
 }
 
-/// Most visits first, then higher value (see [`super::tree::value`]);
-/// stable, so equal moves keep their order. `(visits, value)` pairs.
-fn rank_by(a: (u64, f64), b: (u64, f64)) -> Ordering {
+/// Proven wins first and proven losses last (MCTS-solver, [`Node::proof`]),
+/// then most visits, then higher value (see [`super::tree::value`]);
+/// stable, so equal moves keep their order. `(proof, visits, value)`.
+fn rank_by(a: (i8, u64, f64), b: (i8, u64, f64)) -> Ordering {
     b.0.cmp(&a.0)
-        .then_with(|| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal))
+        .then(b.1.cmp(&a.1))
+        .then_with(|| b.2.partial_cmp(&a.2).unwrap_or(Ordering::Equal))
 }
 
 /// [`rank_by`] for children of one tree.
 fn rank<M>(a: &Node<M>, b: &Node<M>) -> Ordering {
-    rank_by((a.visits, a.value()), (b.visits, b.value()))
+    rank_by(
+        (a.proof, a.visits, a.value()),
+        (b.proof, b.visits, b.value()),
+    )
 }
 
 /// [`rank_by`] for root moves merged over the trees.
 fn rank_root<M>(a: &RootMove<M>, b: &RootMove<M>) -> Ordering {
-    rank_by((a.visits, a.value()), (b.visits, b.value()))
+    rank_by(
+        (a.proof, a.visits, a.value()),
+        (b.proof, b.visits, b.value()),
+    )
 }
 
 /// The best child of `id` by [`rank`], if it has any.
@@ -243,7 +251,8 @@ pub(super) fn collect<G: Game>(
     info
 }
 
-/// The move to play (most visits over all trees, ties by value), or
+/// The move to play (a proven win, else most visits over all trees, ties
+/// by value, proven losses last), or
 /// resignation when its winrate is below the threshold after enough
 /// visits. `None` when the root position has no move.
 pub(super) fn decide<G: Game>(
@@ -265,7 +274,11 @@ pub(super) fn decide<G: Game>(
     let best = root::merge(trees).into_iter().min_by(rank_root)?;
     let (root_visits, _) = root::root_totals(trees);
     if let (Some(threshold), Some(w)) = (cfg.resign_threshold, best.winrate()) {
-        if root_visits >= cfg.resign_min_visits && (w as f32) < threshold {
+        // A proven win is played whatever its playouts said.
+        if best.proof != PROVEN_WIN
+            && root_visits >= cfg.resign_min_visits
+            && (w as f32) < threshold
+        {
             return Some(Decision::Resign);
         }
     }

@@ -30,6 +30,8 @@ mod tests_go;
 #[cfg(test)]
 mod tests_root;
 #[cfg(test)]
+mod tests_solver;
+#[cfg(test)]
 mod toy;
 
 pub use config::{

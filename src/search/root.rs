@@ -26,6 +26,9 @@ pub(super) struct RootMove<M> {
     /// there.
     pub source: (usize, NodeId),
     source_visits: u64,
+    /// The MCTS-solver value ([`Node::proof`]): a proof in any tree is a
+    /// fact for all of them.
+    pub proof: i8,
 }
 
 impl<M> RootMove<M> {
@@ -48,12 +51,16 @@ impl<M> RootMove<M> {
             prior_wins: node.prior_wins,
             source: (tree, id),
             source_visits: node.visits,
+            proof: node.proof,
         }
     }
 
     fn add(&mut self, node: &Node<M>, tree: usize, id: NodeId) {
         self.visits += node.visits;
         self.wins += node.wins;
+        if node.proof != 0 {
+            self.proof = node.proof;
+        }
         if node.visits > self.source_visits {
             self.source = (tree, id);
             self.source_visits = node.visits;

@@ -369,7 +369,9 @@ fn no_legal_move_means_no_decision() {
 
 #[test]
 fn info_reports_pv_ownership_and_score() {
-    let pos = TicTacToe::from_moves(&[0, 3, 1, 4]);
+    // No win in one here: with one, the solver proves it at its first
+    // visit and no leaf is simulated afterwards.
+    let pos = TicTacToe::from_moves(&[0, 4]);
     let mut s = search(no_early_stop(), &pos);
     let info = run(&mut s, playouts(2000));
     assert_eq!(info.root_visits, 2000);
@@ -388,10 +390,10 @@ fn info_reports_pv_ownership_and_score() {
     // Stones never move in tic-tac-toe: Black's stay +1, White's −1.
     assert_eq!(info.ownership.len(), 9);
     assert_eq!(info.ownership[0], 1.0);
-    assert_eq!(info.ownership[3], -1.0);
+    assert_eq!(info.ownership[4], -1.0);
     assert!(info.ownership.iter().all(|o| (-1.0..=1.0).contains(o)));
-    // Only simulated leaves carry a score (the winning move's terminal
-    // leaves do not), so just the range is certain here.
+    // Only simulated leaves carry a score (terminal and proven leaves do
+    // not), so just the range is certain here.
     assert!((-1.0..=1.0).contains(&info.score_lead));
 
     // X in the centre wins most random games: a positive lead for Black.

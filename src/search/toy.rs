@@ -93,6 +93,10 @@ impl Game for TicTacToe {
         }
     }
 
+    fn proven_outcome(&self) -> Option<Outcome> {
+        self.outcome()
+    }
+
     fn hash(&self) -> u64 {
         // Exact base-3 encoding: no collisions at all.
         let board = self.cells.iter().fold(0u64, |h, c| {
@@ -212,6 +216,10 @@ impl Game for Nim {
     fn outcome(&self) -> Option<Outcome> {
         // Whoever took the last stone (the player not to move) has won.
         (self.heap == 0).then(|| Outcome::Win(self.to_move.opponent()))
+    }
+
+    fn proven_outcome(&self) -> Option<Outcome> {
+        self.outcome()
     }
 
     fn hash(&self) -> u64 {

@@ -46,7 +46,18 @@ pub(super) struct Node<M> {
     /// every node on the path, and recomputing it there (a division by the
     /// board stride in Go) was a large part of the tree's time.
     pub amaf_index: u32,
+    /// MCTS-solver value for the player who played `mv`: [`PROVEN_WIN`],
+    /// [`PROVEN_LOSS`] or 0 (unknown). Set from proven terminal positions
+    /// ([`crate::game::Game::proven_outcome`]) and settled upwards in the
+    /// backup; a proven node is scored without a playout and decides the
+    /// move.
+    pub proof: i8,
 }
+
+/// [`Node::proof`]: the player who played the node's move wins with best play.
+pub(super) const PROVEN_WIN: i8 = 1;
+/// [`Node::proof`]: the player who played the node's move loses whatever they do next.
+pub(super) const PROVEN_LOSS: i8 = -1;
 
 /// [`Node::amaf_index`] of a node whose move has no AMAF slot.
 pub(super) const NO_AMAF: u32 = u32::MAX;
@@ -66,6 +77,7 @@ impl<M> Node<M> {
             amaf_visits: 0,
             amaf_wins: 0.0,
             amaf_index: NO_AMAF,
+            proof: 0,
         }
     }
 

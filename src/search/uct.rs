@@ -7,7 +7,7 @@
 //! (`LeafStats`) and are converted per node with the colour of that player.
 
 use super::config::SearchConfig;
-use super::tree::{Node, NodeId, Tree, NO_AMAF};
+use super::tree::{Node, NodeId, Tree, NO_AMAF, PROVEN_LOSS, PROVEN_WIN};
 use crate::game::{Color, Game, Outcome, OwnershipSums};
 use crate::sim::{AmafCount, Prior, Simulator};
 use std::sync::Arc;
@@ -121,7 +121,8 @@ pub(super) fn urgency<M>(child: &Node<M>, ln_parent: f64, cfg: &SearchConfig) ->
 }
 
 /// The child with the highest urgency; the first one wins ties, so the
-/// choice is deterministic.
+/// choice is deterministic. MCTS-solver: a proven win is taken at once and
+/// proven losses only when every child is one.
 pub(super) fn select_child<M>(tree: &Tree<M>, parent: NodeId, cfg: &SearchConfig) -> NodeId
 where
     M: Copy,
@@ -145,10 +146,19 @@ where
     let ln_parent = parent_visits.max(1.0).ln();
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
+    let mut lost = None;
     for id in p.children() {
         let child = tree.node(id);
         if child.mv.is_some_and(|mv| !allowed(mv)) {
             continue;
+        }
+        match child.proof {
+            PROVEN_WIN => return Some(id),
+            PROVEN_LOSS => {
+                lost.get_or_insert(id);
+                continue;
+            }
+            _ => {}
         }
         let value = urgency(child, ln_parent, cfg);
         if best.is_none() || value > best_value {
@@ -156,7 +166,35 @@ where
             best_value = value;
         }
     }
-    best
+    best.or(lost)
+}
+
+/// MCTS-solver backup at `id`: a child proven won for the player to move
+/// here makes this node a proven loss for whoever moved into it; every
+/// child proven lost makes it a proven win. Returns whether `id` is proven.
+fn settle_proof<M: Copy>(tree: &mut Tree<M>, id: NodeId) -> bool {
+    let node = tree.node(id);
+    if node.proof != 0 {
+        return true;
+    }
+    if !node.expanded || node.num_children == 0 {
+        return false;
+    }
+    let mut all_lost = true;
+    for c in node.children() {
+        match tree.node(c).proof {
+            PROVEN_WIN => {
+                tree.node_mut(id).proof = PROVEN_LOSS;
+                return true;
+            }
+            PROVEN_LOSS => {}
+            _ => all_lost = false,
+        }
+    }
+    if all_lost {
+        tree.node_mut(id).proof = PROVEN_WIN;
+    }
+    all_lost
 }
 
 /// Gives `id` (whose position is `pos`) one child per move the game offers,
@@ -239,6 +277,17 @@ pub(super) fn descend<G: Game>(
         path.to_move.push(pos.to_move());
         let node = tree.node(id);
         let seen = node.visits + node.virtual_loss as u64;
+        if !at_root && node.proof != 0 {
+            // Proven (MCTS-solver): scored as the proof says, never
+            // searched again.
+            let mover = pos.to_move().opponent();
+            let winner = match node.proof {
+                PROVEN_WIN => mover,
+                _ => pos.to_move(),
+            };
+            tree.node_mut(id).virtual_loss += virtual_loss;
+            return Some(Outcome::Win(winner));
+        }
         if !node.expanded {
             // Terminal nodes are never expanded, so only leaves need this.
             // They are scored as a referee would, with the stones that the
@@ -251,7 +300,16 @@ pub(super) fn descend<G: Game>(
                     false => OwnershipSums::default(),
                 };
                 if let Some(outcome) = pos.judged_outcome(owners) {
-                    tree.node_mut(id).virtual_loss += virtual_loss;
+                    let node = tree.node_mut(id);
+                    node.virtual_loss += virtual_loss;
+                    if let Some(Outcome::Win(winner)) = pos.proven_outcome() {
+                        let mover = pos.to_move().opponent();
+                        node.proof = if winner == mover {
+                            PROVEN_WIN
+                        } else {
+                            PROVEN_LOSS
+                        };
+                    }
                     return Some(outcome);
                 }
             }
@@ -302,6 +360,12 @@ pub(super) fn update<G: Game>(
     let first_play = &mut scratch.first_play;
     first_play.clear();
     first_play.resize(space, None);
+    // Proofs only change above a proven node, so the settling stops at the
+    // first node that stays unproven.
+    let mut proven_below = path
+        .nodes
+        .last()
+        .is_some_and(|&leaf| tree.node(leaf).proof != 0);
 
     for depth in (0..path.nodes.len()).rev() {
         let id = path.nodes[depth];
@@ -314,6 +378,9 @@ pub(super) fn update<G: Game>(
             }
         }
 
+        if proven_below && depth + 1 < path.nodes.len() {
+            proven_below = settle_proof(tree, id);
+        }
         let mover = path.mover(depth);
         let node = tree.node_mut(id);
         node.visits += result.playouts as u64;

@@ -460,6 +460,12 @@ impl Game for Position {
         self.outcome
     }
 
+    /// A Havannah result is final the moment it happens: no dead stones.
+    #[inline]
+    fn proven_outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
     #[inline]
     fn hash(&self) -> u64 {
         self.hash

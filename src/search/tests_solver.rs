@@ -1,0 +1,77 @@
+//! MCTS-solver tests: proofs from terminal positions, settled up the tree,
+//! deciding the move.
+
+use super::tests::{playouts, run, search};
+use super::toy::{Nim, TicTacToe};
+use super::tree::{PROVEN_LOSS, PROVEN_WIN};
+use super::*;
+use crate::game::Game;
+
+fn root_proofs<G: Game>(s: &Search<G>) -> Vec<(G::Move, i8)> {
+    let tree = &s.trees[0];
+    let root = tree.root.unwrap();
+    tree.node(root)
+        .children()
+        .map(|c| (tree.node(c).mv.unwrap(), tree.node(c).proof))
+        .collect()
+}
+
+fn no_early_stop() -> SearchConfig {
+    SearchConfig {
+        early_stop: false,
+        ..SearchConfig::default()
+    }
+}
+
+#[test]
+fn nim_root_moves_are_proven_and_the_win_is_played() {
+    // Heap 5: taking 1 leaves a multiple of four (a win); taking 2 or 3
+    // lets the opponent take the rest. Once the win is proven the other
+    // moves are not searched further, so they may stay unproven.
+    let mut s = search(no_early_stop(), &Nim::new(5));
+    run(&mut s, playouts(3000));
+    let proofs = root_proofs(&s);
+    assert_eq!(proofs[0], (1, PROVEN_WIN));
+    assert!(
+        proofs[1..].iter().all(|&(_, p)| p != PROVEN_WIN),
+        "{proofs:?}"
+    );
+    let tree = &s.trees[0];
+    assert_eq!(tree.node(tree.root.unwrap()).proof, PROVEN_LOSS);
+    assert_eq!(s.decide(), Some(Decision::Play(1)));
+}
+
+#[test]
+fn a_lost_root_is_proven_and_still_answers_a_move() {
+    let mut s = search(no_early_stop(), &Nim::new(8));
+    run(&mut s, playouts(20_000));
+    assert!(root_proofs(&s).iter().all(|&(_, p)| p == PROVEN_LOSS));
+    let tree = &s.trees[0];
+    assert_eq!(tree.node(tree.root.unwrap()).proof, PROVEN_WIN);
+    // Every move loses: the engine may resign, but it always answers.
+    assert!(matches!(
+        s.decide(),
+        Some(Decision::Play(1..=3) | Decision::Resign)
+    ));
+}
+
+#[test]
+fn a_win_in_one_is_proven_and_played_even_when_a_block_looks_busier() {
+    // X (Black) has 0 and 1 and O to block at 2 is not needed: X to move
+    // wins at 2 at once. Cells: 0 1 2 / 3 4 5 / 6 7 8.
+    let pos = TicTacToe::from_moves(&[0, 3, 1, 4]);
+    let mut s = search(no_early_stop(), &pos);
+    run(&mut s, playouts(500));
+    assert!(root_proofs(&s).contains(&(2, PROVEN_WIN)));
+    assert_eq!(s.decide(), Some(Decision::Play(2)));
+}
+
+#[test]
+fn games_without_proven_outcomes_prove_nothing() {
+    // Go's default `proven_outcome` is none: no node ever gets a proof.
+    use crate::game::go;
+    let pos = go::Position::new(5, 0.5).unwrap();
+    let mut s = search(no_early_stop(), &pos);
+    run(&mut s, playouts(2000));
+    assert!(s.trees[0].nodes.iter().all(|n| n.proof == 0));
+}
