@@ -67,6 +67,40 @@ impl Position {
         false
     }
 
+    /// Whether a stone of `color` on the empty cell `c` would leave it two
+    /// or more cells that win at once (a double threat: ring frames and
+    /// forks in the making), counting only the empty cells within two steps
+    /// of `c`, where almost all of them appear. False for an occupied cell
+    /// or one that wins by itself.
+    pub fn double_threat_at(&self, c: Cell, color: Color) -> bool {
+        if !self.is_empty(c) || self.friends[color.index()][c.0 as usize] == 0 {
+            return false;
+        }
+        let mut after = self.clone();
+        if after.place(c.0, color) != 0 {
+            return false;
+        }
+        let mut seen = [u16::MAX; 19];
+        let mut found = 0;
+        let mut wins = 0;
+        for n in self.neighbours(c) {
+            for m in std::iter::once(n).chain(self.neighbours(n)) {
+                if seen[..found].contains(&m.0) || found == seen.len() {
+                    continue;
+                }
+                seen[found] = m.0;
+                found += 1;
+                if after.wins_at(m, color) {
+                    wins += 1;
+                    if wins >= 2 {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// The first cell (in index order) where a stone of `color` would win
     /// at once, scanning the whole board.
     pub fn winning_cell(&self, color: Color) -> Option<Cell> {
@@ -131,5 +165,38 @@ mod tests {
             !pos.wins_at(a1, Color::White),
             "an occupied cell never wins"
         );
+    }
+
+    /// Every double threat `double_threat_at` reports is one: after the
+    /// stone, no win yet and at least two winning cells on a full scan.
+    #[test]
+    fn double_threats_are_confirmed_by_a_full_scan() {
+        let mut reported = 0;
+        for side in [5, 8] {
+            for seed in 0..3u64 {
+                let mut rng = FastRng::new(seed + 100);
+                let mut pos = Position::new(side).unwrap();
+                pos.set_swap_allowed(false);
+                let mut moves = Vec::new();
+                while pos.outcome().is_none() {
+                    for c in pos.cells().collect::<Vec<_>>() {
+                        for color in [Color::Black, Color::White] {
+                            if !pos.double_threat_at(c, color) {
+                                continue;
+                            }
+                            reported += 1;
+                            let mut after = pos.clone();
+                            assert_eq!(after.place(c.0, color), 0);
+                            let wins = after.cells().filter(|&m| after.wins_at(m, color)).count();
+                            assert!(wins >= 2, "{pos:?} {c:?} {color:?}");
+                        }
+                    }
+                    pos.legal_moves(&mut moves);
+                    let mv = moves[rng.below(moves.len() as u32) as usize];
+                    pos.play_unchecked(mv);
+                }
+            }
+        }
+        assert!(reported > 10, "too few double threats seen: {reported}");
     }
 }
