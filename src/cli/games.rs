@@ -11,7 +11,7 @@
 use super::{gpu, BenchArgs};
 use crate::bench::{self, BenchOptions};
 use crate::engine::{self, Backend, EngineOptions};
-use crate::game::{go, havannah, hex};
+use crate::game::{connect4, go, havannah, hex};
 use crate::sim::go_rollout::GoPolicy;
 
 /// One game as the command line sees it.
@@ -30,6 +30,8 @@ pub struct Registered {
     pub all_moves: fn(&BenchArgs, &Backend) -> Result<(), String>,
     /// The game's CUDA kernels, if it has any.
     pub kernels: Option<Kernels>,
+    /// `warpstone solve`, for a game with an exact solver (exit code).
+    pub solve: Option<fn(&super::SolveArgs) -> i32>,
 }
 
 /// What a game with CUDA kernels adds to the command line.
@@ -71,6 +73,7 @@ pub const GAMES: &[Registered] = &[
                     .map_err(|e| e.to_string())
             },
         }),
+        solve: None,
     },
     Registered {
         name: "havannah",
@@ -106,6 +109,7 @@ pub const GAMES: &[Registered] = &[
                     .map_err(|e| e.to_string())
             },
         }),
+        solve: None,
     },
     Registered {
         name: "hex",
@@ -133,8 +137,59 @@ pub const GAMES: &[Registered] = &[
             gpu::all_moves("hex", args.size, &start, args, &sim)
         },
         kernels: None,
+        solve: None,
+    },
+    Registered {
+        name: "connect4",
+        protocol: "GTP",
+        serve: |options| {
+            engine::run(engine::connect4::Connect4Session::new(
+                options,
+                engine::cpu_simulator(),
+            ))
+        },
+        bench: |options| {
+            let pos = connect4::Position::standard();
+            bench::run_game(
+                "connect4",
+                &pos,
+                options,
+                &[("random", &|p, rng, rec, own| {
+                    crate::sim::Rollout::rollout(p, rng, rec, own)
+                })],
+            )
+        },
+        all_moves: |args, _cpu| {
+            let start = connect4::Position::standard();
+            let sim = crate::sim::cpu::CpuSimulator::<connect4::Position>::new();
+            gpu::all_moves("connect4", args.size, &start, args, &sim)
+        },
+        kernels: None,
+        solve: Some(solve_connect4),
     },
 ];
+
+/// `warpstone solve --game connect4`: positions on stdin, scores on stdout.
+fn solve_connect4(args: &super::SolveArgs) -> i32 {
+    use crate::solve::connect4::cli;
+    let options = cli::SolveOptions {
+        width: args.width,
+        height: args.height,
+        analyze: args.analyze,
+        weak: args.weak,
+        table_mib: args.table_mib as usize,
+    };
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    match cli::run(&options, &mut stdin.lock(), &mut stdout.lock()) {
+        Ok(true) => 0,
+        Ok(false) => 2,
+        Err(e) => {
+            eprintln!("warpstone solve: {e}");
+            2
+        }
+    }
+}
 
 /// Go's CPU bench: each playout policy asked for (default: all of them).
 fn go_bench(options: &BenchOptions) -> Result<(), String> {

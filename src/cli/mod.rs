@@ -149,6 +149,30 @@ pub enum Command {
         #[arg(long)]
         ptx_dir: Option<std::path::PathBuf>,
     },
+    /// Solve positions exactly (Connect Four): one move string a line on
+    /// stdin (`4453`, columns from 1), `moves score` a line on stdout, as
+    /// Pascal Pons' solver reads and writes them.
+    Solve(SolveArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Board width (columns), 4-8.
+    #[arg(long, default_value_t = 7)]
+    pub width: usize,
+    /// Board height (rows), 4-7.
+    #[arg(long, default_value_t = 6)]
+    pub height: usize,
+    /// Every column's score instead of the position's (-1000: full column).
+    #[arg(long)]
+    pub analyze: bool,
+    /// Only win (1), draw (0) or loss (-1).
+    #[arg(long)]
+    pub weak: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 256,
+          value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub table_mib: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -462,6 +486,13 @@ fn run_command(cli: &Cli, game: &games::Registered) -> Option<i32> {
     }
     let code = match &cli.command {
         None => return None,
+        Some(Command::Solve(args)) => match game.solve {
+            Some(solve) => solve(args),
+            None => {
+                eprintln!("warpstone solve: {} has no exact solver", game.name);
+                2
+            }
+        },
         Some(Command::CheckGpu(args)) => gpu::check_gpu(args),
         Some(Command::CheckKernels { arch, ptx_dir }) => {
             gpu::check_kernels(arch, ptx_dir.as_deref())
