@@ -32,6 +32,8 @@ pub struct Registered {
     pub kernels: Option<Kernels>,
     /// `warpstone solve`, for a game with an exact solver (exit code).
     pub solve: Option<fn(&super::SolveArgs) -> i32>,
+    /// `warpstone build`: the whole state space, solved (exit code).
+    pub build: Option<fn(&super::BuildArgs) -> i32>,
 }
 
 /// What a game with CUDA kernels adds to the command line.
@@ -74,6 +76,7 @@ pub const GAMES: &[Registered] = &[
             },
         }),
         solve: None,
+        build: None,
     },
     Registered {
         name: "havannah",
@@ -110,6 +113,7 @@ pub const GAMES: &[Registered] = &[
             },
         }),
         solve: None,
+        build: None,
     },
     Registered {
         name: "hex",
@@ -138,6 +142,7 @@ pub const GAMES: &[Registered] = &[
         },
         kernels: None,
         solve: None,
+        build: None,
     },
     Registered {
         name: "connect4",
@@ -166,8 +171,40 @@ pub const GAMES: &[Registered] = &[
         },
         kernels: None,
         solve: Some(solve_connect4),
+        build: Some(build_connect4),
     },
 ];
+
+/// `warpstone build --game connect4`: positions per level on stdout, then
+/// the empty board's score and the time taken.
+fn build_connect4(args: &super::BuildArgs) -> i32 {
+    use crate::solve::connect4::build::Database;
+    use std::io::Write;
+    let shape = match connect4::Shape::new(args.width, args.height) {
+        Ok(shape) => shape,
+        Err(e) => {
+            eprintln!("warpstone build: {e}");
+            return 2;
+        }
+    };
+    let started = std::time::Instant::now();
+    let mut out = std::io::stdout().lock();
+    let db = Database::build(shape, |n, count| {
+        let _ = writeln!(out, "level {n} {count}");
+    });
+    let root = db
+        .score(&connect4::Position::empty(shape))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{}x{}: {} positions, score {root:+}, {:.3} s",
+        args.width,
+        args.height,
+        db.len(),
+        started.elapsed().as_secs_f64()
+    );
+    0
+}
 
 /// `warpstone solve --game connect4`: positions on stdin, scores on stdout.
 fn solve_connect4(args: &super::SolveArgs) -> i32 {

@@ -153,6 +153,20 @@ pub enum Command {
     /// stdin (`4453`, columns from 1), `moves score` a line on stdout, as
     /// Pascal Pons' solver reads and writes them.
     Solve(SolveArgs),
+    /// Build a board's whole state space level by level and back the
+    /// exact values up (the PAPO lab report on Connect Four); prints the positions per level and the
+    /// empty board's score.
+    Build(BuildArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    /// Board width (columns), 4-8.
+    #[arg(long, default_value_t = 4)]
+    pub width: usize,
+    /// Board height (rows), 4-7.
+    #[arg(long, default_value_t = 4)]
+    pub height: usize,
 }
 
 #[derive(clap::Args, Debug)]
@@ -490,6 +504,13 @@ fn run_command(cli: &Cli, game: &games::Registered) -> Option<i32> {
             Some(solve) => solve(args),
             None => {
                 eprintln!("warpstone solve: {} has no exact solver", game.name);
+                2
+            }
+        },
+        Some(Command::Build(args)) => match game.build {
+            Some(build) => build(args),
+            None => {
+                eprintln!("warpstone build: {} has no state-space build", game.name);
                 2
             }
         },

@@ -8,9 +8,9 @@
 //! bottom row first, and one spare bit on top, so that a column's stones
 //! plus its bottom bit is a carry chain (`mask + bottom(c)` sets the next
 //! free cell) and line shifts never run from one column into the next.
-//! `W*(H+1) <= 64` fits every board up to 8x7. `current + mask` names a
-//! position uniquely (the spare bit above each column's top stone marks
-//! its height), the key of transposition tables and databases.
+//! `W*(H+1) <= 64` fits every board up to 8x7. `current + mask + bottom`
+//! names a position uniquely (per column, a 1 just above the top stone
+//! marks its height), the key of transposition tables and databases.
 
 #[cfg(test)]
 mod tests;
@@ -218,7 +218,29 @@ impl Position {
     /// since it follows from the stone count).
     #[inline]
     pub fn key(&self) -> u64 {
-        self.current.wrapping_add(self.mask)
+        self.current + self.mask + self.shape.bottom
+    }
+
+    /// The position whose [`key`](Self::key) is `key` on `shape` (a key
+    /// from a position of that shape). Per column the key is `2^h + c`:
+    /// its highest bit sits just above the column's `h` stones, and `c`
+    /// marks the side to move's stones below it.
+    pub fn from_key(shape: Shape, key: u64) -> Position {
+        let (mut current, mut mask) = (0u64, 0u64);
+        for c in 0..shape.width as usize {
+            let column = key & (shape.column_mask(c) | shape.column_mask(c) << 1);
+            let marker = 1u64 << (63 - column.leading_zeros());
+            let below = marker - shape.bottom_of(c);
+            mask |= below;
+            current |= column & below;
+        }
+        let mut pos = Position::empty(shape);
+        pos.current = current;
+        pos.mask = mask;
+        pos.moves = mask.count_ones();
+        // The player who just moved has the stones that are not current.
+        pos.won = shape.has_four(current ^ mask);
+        pos
     }
 
     #[inline]

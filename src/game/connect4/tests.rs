@@ -121,6 +121,7 @@ fn winning_cells_and_non_losing_moves_agree_with_playing_them() {
                     }
                 }
             }
+            assert_eq!(Position::from_key(shape, pos.key()), pos);
             assert_eq!(pos.winning_cells() & pos.possible() != 0, wins != 0);
             for c in 0..7 {
                 assert_eq!(pos.is_winning_move(c), wins & shape.column_mask(c) != 0);

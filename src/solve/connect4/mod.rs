@@ -10,6 +10,7 @@
 //! stones at the end), the loser the negative, a draw 0; a position's score
 //! is that of perfect play for the side to move.
 
+pub mod build;
 pub mod cli;
 mod table;
 #[cfg(test)]
