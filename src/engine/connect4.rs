@@ -47,6 +47,7 @@ pub const CONNECT4_COMMANDS: &[&str] = &[
     "all_legal_moves",
     "time_settings",
     "time_left",
+    "cputime",
     "warpstone-solve",
 ];
 
@@ -58,6 +59,8 @@ enum C4Command {
     KnownCommand(String),
     ListCommands,
     Quit,
+    /// `cputime`: the engine's CPU seconds so far (gogui-twogtp asks).
+    Cputime,
     /// Width and height (`None`: keep the height).
     BoardSize(i64, Option<i64>),
     ClearBoard,
@@ -84,6 +87,7 @@ fn parse(text: &str) -> Result<C4Command, ParseError> {
         "known_command" => C::KnownCommand(args.word(Expected::CommandName)?.to_string()),
         "list_commands" => C::ListCommands,
         "quit" => C::Quit,
+        "cputime" => C::Cputime,
         "boardsize" => {
             let first = args.word(Expected::Integer)?;
             let lower = first.to_ascii_lowercase();
@@ -329,6 +333,7 @@ impl Session for Connect4Session {
             }
             C4Command::ListCommands => Reply::ok(CONNECT4_COMMANDS.join("\n")),
             C4Command::Quit => Reply::Quit,
+            C4Command::Cputime => super::cputime::reply(),
             C4Command::BoardSize(width, height) => {
                 let height = height.unwrap_or(self.game.pos.height() as i64);
                 self.reset(width, height)

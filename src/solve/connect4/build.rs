@@ -1,5 +1,5 @@
-//! The state-space build of the PAPO lab report on Connect Four, in one process: every position reachable
-//! from the empty board, level by level (a level is the positions with the
+//! The state-space build of the PAPO lab report on Connect Four, in one
+//! process: every position reachable from the empty board, level by level (a level is the positions with the
 //! same number of stones), each level's duplicates merged by sorting its
 //! keys; then the exact values backed up from the last level to the first
 //! (each position's score is the best of its children's negated scores).
