@@ -20,11 +20,12 @@ use std::time::Duration;
 #[command(
     name = "warpstone",
     version,
-    about = "Monte-Carlo tree search game engine: Go over GTP, Havannah over HTP, Hex over GTP",
+    about = "Monte-Carlo tree search game engine: Go over GTP, Havannah over HTP, Hex and Connect Four over GTP",
     long_about = "Monte-Carlo tree search game engine.\n\nWithout a subcommand, speaks GTP (Go), a \
-                  Castro-compatible HTP (Havannah) or GTP as HexGui and MoHex speak it (Hex) on \
-                  stdin/stdout, for GoGui, Sabaki, HexGui, gogui-twogtp and tournament scripts. Logs \
-                  go to stderr."
+                  Castro-compatible HTP (Havannah), GTP as HexGui and MoHex speak it (Hex) or GTP \
+                  framing with columns as moves (Connect Four) on stdin/stdout, for GoGui, Sabaki, \
+                  HexGui, gogui-twogtp and tournament scripts. `solve` and `build` play Connect \
+                  Four exactly. Logs go to stderr."
 )]
 pub struct Cli {
     /// Game to play, from the registry of games (`cli::games`); each
