@@ -75,7 +75,7 @@ class EngineSpec:
 
 @dataclasses.dataclass
 class MatchConfig:
-    game: str  # "go" or "havannah"
+    game: str  # "go", "havannah" or "connect4"
     size: int
     komi: float
     games: int

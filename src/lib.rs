@@ -21,7 +21,9 @@
 //! - [`sim`]: the [`sim::Simulator`] trait that evaluates batches of leaves;
 //!   the CPU simulator, the per-game playout policies, and the CUDA
 //!   kernels of the games that have them (Go, Havannah).
-//! - [`game`]: rules only: Go, Havannah, Hex. [`game::Game`] keeps moves
+//! - [`solve`]: exact solvers beside the search: Connect Four's alpha-beta
+//!   solver and its `solve` command.
+//! - [`game`]: rules only: Go, Havannah, Hex, Connect Four. [`game::Game`] keeps moves
 //!   (AMAF and move statistics) apart from board cells (ownership, heat
 //!   maps).
 //! - [`bench`](mod@bench): playout and search benchmarks printing JSON lines
@@ -35,3 +37,4 @@ pub mod game;
 pub mod protocol;
 pub mod search;
 pub mod sim;
+pub mod solve;

@@ -11,7 +11,7 @@
 use super::{gpu, BenchArgs};
 use crate::bench::{self, BenchOptions};
 use crate::engine::{self, Backend, EngineOptions};
-use crate::game::{go, havannah, hex};
+use crate::game::{connect4, go, havannah, hex};
 use crate::sim::go_rollout::GoPolicy;
 
 /// One game as the command line sees it.
@@ -30,6 +30,10 @@ pub struct Registered {
     pub all_moves: fn(&BenchArgs, &Backend) -> Result<(), String>,
     /// The game's CUDA kernels, if it has any.
     pub kernels: Option<Kernels>,
+    /// `warpstone solve`, for a game with an exact solver (exit code).
+    pub solve: Option<fn(&super::SolveArgs) -> i32>,
+    /// `warpstone build`: the whole state space, solved (exit code).
+    pub build: Option<fn(&super::BuildArgs) -> i32>,
 }
 
 /// What a game with CUDA kernels adds to the command line.
@@ -71,6 +75,8 @@ pub const GAMES: &[Registered] = &[
                     .map_err(|e| e.to_string())
             },
         }),
+        solve: None,
+        build: None,
     },
     Registered {
         name: "havannah",
@@ -111,6 +117,8 @@ pub const GAMES: &[Registered] = &[
                     .map_err(|e| e.to_string())
             },
         }),
+        solve: None,
+        build: None,
     },
     Registered {
         name: "hex",
@@ -138,8 +146,92 @@ pub const GAMES: &[Registered] = &[
             gpu::all_moves("hex", args.size, &start, args, &sim)
         },
         kernels: None,
+        solve: None,
+        build: None,
+    },
+    Registered {
+        name: "connect4",
+        protocol: "GTP",
+        serve: |options| {
+            engine::run(engine::connect4::Connect4Session::new(
+                options,
+                engine::cpu_simulator(),
+            ))
+        },
+        bench: |options| {
+            let pos = connect4::Position::standard();
+            bench::run_game(
+                "connect4",
+                &pos,
+                options,
+                &[("random", &|p, rng, rec, own| {
+                    crate::sim::Rollout::rollout(p, rng, rec, own)
+                })],
+            )
+        },
+        all_moves: |args, _cpu| {
+            let start = connect4::Position::standard();
+            let sim = crate::sim::cpu::CpuSimulator::<connect4::Position>::new();
+            gpu::all_moves("connect4", args.size, &start, args, &sim)
+        },
+        kernels: None,
+        solve: Some(solve_connect4),
+        build: Some(build_connect4),
     },
 ];
+
+/// `warpstone build --game connect4`: positions per level on stdout, then
+/// the empty board's score and the time taken.
+fn build_connect4(args: &super::BuildArgs) -> i32 {
+    use crate::solve::connect4::build::Database;
+    use std::io::Write;
+    let shape = match connect4::Shape::new(args.width, args.height) {
+        Ok(shape) => shape,
+        Err(e) => {
+            eprintln!("warpstone build: {e}");
+            return 2;
+        }
+    };
+    let started = std::time::Instant::now();
+    let mut out = std::io::stdout().lock();
+    let db = Database::build(shape, |n, count| {
+        let _ = writeln!(out, "level {n} {count}");
+    });
+    let root = db
+        .score(&connect4::Position::empty(shape))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{}x{}: {} positions, score {root:+}, {:.3} s",
+        args.width,
+        args.height,
+        db.len(),
+        started.elapsed().as_secs_f64()
+    );
+    0
+}
+
+/// `warpstone solve --game connect4`: positions on stdin, scores on stdout.
+fn solve_connect4(args: &super::SolveArgs) -> i32 {
+    use crate::solve::connect4::cli;
+    let options = cli::SolveOptions {
+        width: args.width,
+        height: args.height,
+        analyze: args.analyze,
+        weak: args.weak,
+        table_mib: args.table_mib as usize,
+    };
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    match cli::run(&options, &mut stdin.lock(), &mut stdout.lock()) {
+        Ok(true) => 0,
+        Ok(false) => 2,
+        Err(e) => {
+            eprintln!("warpstone solve: {e}");
+            2
+        }
+    }
+}
 
 /// Go's CPU bench: each playout policy asked for (default: all of them).
 fn go_bench(options: &BenchOptions) -> Result<(), String> {

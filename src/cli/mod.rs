@@ -20,11 +20,12 @@ use std::time::Duration;
 #[command(
     name = "warpstone",
     version,
-    about = "Monte-Carlo tree search game engine: Go over GTP, Havannah over HTP, Hex over GTP",
+    about = "Monte-Carlo tree search game engine: Go over GTP, Havannah over HTP, Hex and Connect Four over GTP",
     long_about = "Monte-Carlo tree search game engine.\n\nWithout a subcommand, speaks GTP (Go), a \
-                  Castro-compatible HTP (Havannah) or GTP as HexGui and MoHex speak it (Hex) on \
-                  stdin/stdout, for GoGui, Sabaki, HexGui, gogui-twogtp and tournament scripts. Logs \
-                  go to stderr."
+                  Castro-compatible HTP (Havannah), GTP as HexGui and MoHex speak it (Hex) or GTP \
+                  framing with columns as moves (Connect Four) on stdin/stdout, for GoGui, Sabaki, \
+                  HexGui, gogui-twogtp and tournament scripts. `solve` and `build` play Connect \
+                  Four exactly. Logs go to stderr."
 )]
 pub struct Cli {
     /// Game to play, from the registry of games (`cli::games`); each
@@ -149,6 +150,44 @@ pub enum Command {
         #[arg(long)]
         ptx_dir: Option<std::path::PathBuf>,
     },
+    /// Solve positions exactly (Connect Four): one move string a line on
+    /// stdin (`4453`, columns from 1), `moves score` a line on stdout, as
+    /// Pascal Pons' solver reads and writes them.
+    Solve(SolveArgs),
+    /// Build a board's whole state space level by level and back the
+    /// exact values up (the PAPO lab report on Connect Four); prints the positions per level and the
+    /// empty board's score.
+    Build(BuildArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    /// Board width (columns), 4-8.
+    #[arg(long, default_value_t = 4)]
+    pub width: usize,
+    /// Board height (rows), 4-7.
+    #[arg(long, default_value_t = 4)]
+    pub height: usize,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Board width (columns), 4-8.
+    #[arg(long, default_value_t = 7)]
+    pub width: usize,
+    /// Board height (rows), 4-7.
+    #[arg(long, default_value_t = 6)]
+    pub height: usize,
+    /// Every column's score instead of the position's (-1000: full column).
+    #[arg(long)]
+    pub analyze: bool,
+    /// Only win (1), draw (0) or loss (-1).
+    #[arg(long)]
+    pub weak: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 256,
+          value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub table_mib: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -462,6 +501,20 @@ fn run_command(cli: &Cli, game: &games::Registered) -> Option<i32> {
     }
     let code = match &cli.command {
         None => return None,
+        Some(Command::Solve(args)) => match game.solve {
+            Some(solve) => solve(args),
+            None => {
+                eprintln!("warpstone solve: {} has no exact solver", game.name);
+                2
+            }
+        },
+        Some(Command::Build(args)) => match game.build {
+            Some(build) => build(args),
+            None => {
+                eprintln!("warpstone build: {} has no state-space build", game.name);
+                2
+            }
+        },
         Some(Command::CheckGpu(args)) => gpu::check_gpu(args),
         Some(Command::CheckKernels { arch, ptx_dir }) => {
             gpu::check_kernels(arch, ptx_dir.as_deref())

@@ -5,6 +5,7 @@
 //! the reference implementation that every GPU kernel is checked against.
 //! Per-game playout policies implement [`Rollout`].
 
+pub mod connect4_rollout;
 pub mod cpu;
 pub mod cuda;
 pub mod go_rollout;

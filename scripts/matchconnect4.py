@@ -1,0 +1,91 @@
+"""One Connect Four game of scripts/match, between engines speaking GTP framing.
+
+Commands used: `boardsize W H`, `clear_board`, `genmove b|w`, `play b|w <column>`
+(columns from 1). Black moves first. The referee is the small board here: a move
+is illegal when it is not a column of the board or the column is full; the game
+ends at four in a row (the mover wins) or a full board (a draw).
+"""
+
+from __future__ import annotations
+
+import time
+
+from gtpclient import GtpEngineError
+from matchcore import Aborted, Forfeit, GameResult, MatchConfig, Player, forfeit_result, start_players
+
+HEIGHT = 6  # --size is the width; the height is the standard board's
+
+
+def play_connect4_game(config: MatchConfig, index: int) -> GameResult:
+    black_spec, white_spec = config.colours_of_game(index)
+    result = GameResult(index=index, black=black_spec.key, white=white_spec.key, winner=None, result="Void", reason="")
+    moves: "list[tuple[str, str]]" = []
+    started = time.monotonic()
+    players: "dict[str, Player]" = {}
+    try:
+        players = start_players(config, index)
+        for player in players.values():
+            player.ask(f"boardsize {config.size} {HEIGHT}")
+            player.ask("clear_board")
+            player.setup_common(config.engine_seed(index, player.spec))
+        play_moves(config, players, moves, result)
+    except Forfeit as forfeit:
+        forfeit_result(result, forfeit)
+    except Aborted:
+        result.reason, result.result = "aborted", "Void"
+    finally:
+        for player in players.values():
+            result.think_time[player.key] = player.think_time
+            result.think_moves[player.key] = player.think_moves
+            player.close()
+        result.moves = moves
+        result.seconds = time.monotonic() - started
+    return result
+
+
+def makes_four(board: "dict[tuple[int, int], str]", column: int, row: int, letter: str) -> bool:
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        count = 1
+        for sign in (1, -1):
+            c, r = column + sign * dc, row + sign * dr
+            while board.get((c, r)) == letter:
+                count += 1
+                c, r = c + sign * dc, r + sign * dr
+        if count >= 4:
+            return True
+    return False
+
+
+def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, result: GameResult) -> None:
+    width = config.size
+    heights = [0] * width
+    board: "dict[tuple[int, int], str]" = {}
+    letter = "B"
+    while len(moves) < width * HEIGHT:
+        mover, other = players[letter], players["W" if letter == "B" else "B"]
+        word = mover.genmove(letter.lower())
+        if word == "resign":
+            winner = other.colour
+            result.winner, result.result, result.reason = winner, f"{winner}+R", "resign"
+            result.detail = f"{mover.client.label} resigned"
+            return
+        if not word.isdigit() or not 1 <= int(word) <= width or heights[int(word) - 1] >= HEIGHT:
+            raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word!r}: not a playable column")
+        try:
+            other.ask(f"play {letter.lower()} {word}")
+        except Forfeit as forfeit:
+            if forfeit.kind != "error" or not isinstance(forfeit.__cause__, GtpEngineError):
+                raise
+            raise Forfeit(
+                mover.key, "illegal", f"{mover.client.label} played {word}, refused by the opponent: {forfeit.detail}"
+            ) from None
+        column = int(word) - 1
+        row = heights[column]
+        heights[column] += 1
+        board[(column, row)] = letter
+        moves.append((letter, word))
+        if makes_four(board, column, row, letter):
+            result.winner, result.result, result.reason = letter, f"{letter}+", "win"
+            return
+        letter = other.colour
+    result.winner, result.result, result.reason = None, "0", "draw"

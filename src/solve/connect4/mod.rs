@@ -1,0 +1,250 @@
+//! The Connect Four solver: negamax with alpha-beta on bitboards, a shared
+//! transposition table of bounds, centre-first and threat-count move
+//! ordering, moves that lose at once never searched, and null-window
+//! searches that narrow the score down (the techniques of Pons' tutorial
+//! and Tromp's Fhourstones, written anew here).
+//!
+//! Scores follow Pons' convention, generalised to any board of `C` cells:
+//! the side that makes four with a stone played when `m` stones were on
+//! the board scores `(C + 1 - m) / 2` (on 7x6: 22 minus the winner's
+//! stones at the end), the loser the negative, a draw 0; a position's score
+//! is that of perfect play for the side to move.
+
+pub mod build;
+pub mod cli;
+mod table;
+#[cfg(test)]
+mod tests;
+
+pub use table::{Bound, Table};
+
+use crate::game::connect4::Position;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Nodes between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 1 << 14;
+
+/// The columns from the centre outwards: on 7 columns 3 2 4 1 5 0 6.
+pub fn centre_order(width: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..width).collect();
+    let centre2 = width as i64 - 1; // twice the centre, to stay integral
+    order.sort_by_key(|&c| ((2 * c as i64 - centre2).abs(), c));
+    order
+}
+
+/// One search's state. Several solvers may share one [`Table`].
+pub struct Solver<'a> {
+    table: &'a Table,
+    /// Positions searched so far.
+    pub nodes: u64,
+    order: Vec<usize>,
+    stop: Option<&'a AtomicBool>,
+    deadline: Option<Instant>,
+    aborted: bool,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(table: &'a Table, width: usize) -> Solver<'a> {
+        Solver {
+            table,
+            nodes: 0,
+            order: centre_order(width),
+            stop: None,
+            deadline: None,
+            aborted: false,
+        }
+    }
+
+    /// Stops (and answers `None`) when `stop` is raised.
+    pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Stops (and answers `None`) at `deadline`.
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// The exact score of `pos` for the side to move (`weak`: only its
+    /// sign, -1, 0 or 1); `None` for a finished game or a stopped search.
+    pub fn solve(&mut self, pos: &Position, weak: bool) -> Option<i32> {
+        use crate::game::Game;
+        if pos.outcome().is_some() || self.aborted {
+            return None;
+        }
+        let cells = pos.shape().cells() as i32;
+        let n = pos.moves() as i32;
+        if pos.can_win_next() {
+            return Some(if weak { 1 } else { (cells + 1 - n) / 2 });
+        }
+        let (mut min, mut max) = if weak {
+            (-1, 1)
+        } else {
+            (-(cells - n) / 2, (cells + 1 - n) / 2)
+        };
+        while min < max {
+            // Null windows near 0 first: most of the tree proves a sign.
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(pos, med, med + 1);
+            if self.aborted {
+                return None;
+            }
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        // A weak search's bounds can land beyond its window of -1..1.
+        Some(if weak { min.signum() } else { min })
+    }
+
+    /// The score of playing each column (`None`: the column is full), as
+    /// [`solve`](Self::solve) gives them for the side to move now;
+    /// `None` for a finished game or a stopped search.
+    pub fn analyze(&mut self, pos: &Position, weak: bool) -> Option<Vec<Option<i32>>> {
+        use crate::game::Game;
+        if pos.outcome().is_some() {
+            return None;
+        }
+        let cells = pos.shape().cells() as i32;
+        let n = pos.moves() as i32;
+        let mut scores = vec![None; pos.width()];
+        for (c, score) in scores.iter_mut().enumerate() {
+            if !pos.can_play(c) {
+                continue;
+            }
+            if pos.is_winning_move(c) {
+                *score = Some(if weak { 1 } else { (cells + 1 - n) / 2 });
+                continue;
+            }
+            let mut child = *pos;
+            child.play_column(c);
+            *score = Some(-self.solve(&child, weak)?);
+        }
+        Some(scores)
+    }
+
+    fn should_stop(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The score of `pos` if it lies in `(alpha, beta)`; otherwise a bound
+    /// on the far side of the window. The side to move must not be able to
+    /// win at once.
+    fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) && self.should_stop() {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let cells = pos.shape().cells() as i32;
+        let n = pos.moves() as i32;
+        let next = pos.non_losing_moves();
+        if next == 0 {
+            // Every move lets the opponent make four with its next stone.
+            return -(cells - n) / 2;
+        }
+        if n >= cells - 2 {
+            // Neither of the last two stones can make four (see above).
+            return 0;
+        }
+        // The opponent cannot win with its next stone: the best it can do
+        // is win with the one after.
+        let min = -(cells - 2 - n) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let mut max = (cells - 1 - n) / 2;
+        let key = pos.key();
+        match self.table.get(key) {
+            Some(Bound::Upper(v)) => max = max.min(v),
+            Some(Bound::Lower(v)) if alpha < v => {
+                alpha = v;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            _ => {}
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+
+        // Moves that make the most threats first; ties centre first.
+        let mut moves = [(0u64, 0u32); 8];
+        let mut count = 0;
+        let shape = pos.shape();
+        for &c in &self.order {
+            let cell = next & shape.column_mask(c);
+            if cell != 0 {
+                let threats = pos.threats_after(cell);
+                let mut i = count;
+                while i > 0 && moves[i - 1].1 < threats {
+                    moves[i] = moves[i - 1];
+                    i -= 1;
+                }
+                moves[i] = (cell, threats);
+                count += 1;
+            }
+        }
+        for &(cell, _) in &moves[..count] {
+            let mut child = *pos;
+            child.advance(cell);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                self.table.put(key, Bound::Lower(score));
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        self.table.put(key, Bound::Upper(alpha));
+        alpha
+    }
+}
+
+/// A score as words for the side to move after `moves` stones on a board
+/// of `cells` cells: `win in k` (its k-th stone from now makes four),
+/// `loss in k` (the opponent's k-th stone does), or `draw`.
+pub fn describe(score: i32, cells: u32, moves: u32) -> String {
+    let (c, n) = (cells as i32, moves as i32);
+    // The stones before the winning one, `m`, has the winner's parity and
+    // `(c + 1 - m) / 2 == |score|`.
+    let before_win = |parity: i32| {
+        let m = c + 1 - 2 * score.abs();
+        if (m - parity).rem_euclid(2) == 0 {
+            m
+        } else {
+            m - 1
+        }
+    };
+    match score.cmp(&0) {
+        std::cmp::Ordering::Equal => "draw".to_string(),
+        std::cmp::Ordering::Greater => format!("win in {}", (before_win(n) - n) / 2 + 1),
+        std::cmp::Ordering::Less => {
+            format!("loss in {}", (before_win(n + 1) - n - 1) / 2 + 1)
+        }
+    }
+}
