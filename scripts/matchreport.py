@@ -149,7 +149,7 @@ def write_sgf(directory: str, config: MatchConfig, result: GameResult) -> str:
     go = config.game == "go"
     header = [
         "FF[4]",
-        "GM[1]" if go else "",
+        "GM[1]" if go else "GM[11]" if config.game == "hex" else "",
         "CA[UTF-8]",
         "AP[warpstone-match]",
         f"SZ[{config.size}]",
@@ -173,7 +173,7 @@ def write_sgf(directory: str, config: MatchConfig, result: GameResult) -> str:
         else:
             body.append(f";{colour}[{sgf_text(move)}]")
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f"game-{result.index + 1:04d}.{'sgf' if go else 'hgf'}")
+    path = os.path.join(directory, f"game-{result.index + 1:04d}.{'sgf' if go or config.game == 'hex' else 'hgf'}")
     with open(path, "w", encoding="utf-8") as handle:
         handle.write("(;" + "".join(h for h in header if h) + "\n" + "\n".join(body) + ")\n")
     return path

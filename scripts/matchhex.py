@@ -1,0 +1,128 @@
+"""One Hex game of scripts/match, between GTP engines as HexGui and MoHex speak it.
+
+Commands used: `boardsize N N`, `clear_board`, `genmove b|w`, `play b|w <cell>`
+(a column letter and a row number, `a1` to `k11`, row 1 at the top) and
+`play w swap-pieces` (White takes Black's first stone, mirrored across the long
+diagonal; Black moves next). Black moves first and joins the top and bottom
+rows, White the left and right columns.
+
+The referee is this file's own board: a game ends when the mover's stones join
+its two sides, whatever the engines say, and a move is illegal when it is
+malformed, off the board or on an occupied cell, or the opponent refuses it.
+Hex has no draws: a full board always has exactly one winner.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from gtpclient import GtpEngineError
+from matchcore import Aborted, Forfeit, GameResult, MatchConfig, Player, forfeit_result, start_players
+
+CELL = re.compile(r"^([a-z])([1-9][0-9]?)$")
+SWAP = "swap-pieces"
+# The six neighbours of (column, row) on the rhombus.
+NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+def parse_cell(word: str, size: int) -> "tuple[int, int] | None":
+    """`c4` → (2, 3), zero-based (column, row); None when malformed or off the board."""
+    match = CELL.match(word.lower())
+    if not match:
+        return None
+    column, row = ord(match.group(1)) - ord("a"), int(match.group(2)) - 1
+    return (column, row) if column < size and 0 <= row < size else None
+
+
+def cell_name(cell: "tuple[int, int]") -> str:
+    return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"
+
+
+def joins_sides(stones: "set[tuple[int, int]]", colour: str, size: int) -> bool:
+    """Whether `colour`'s stones connect its sides: Black top to bottom (rows),
+    White left to right (columns)."""
+    axis = 1 if colour == "B" else 0
+    frontier = [cell for cell in stones if cell[axis] == 0]
+    seen = set(frontier)
+    while frontier:
+        column, row = frontier.pop()
+        if (column, row)[axis] == size - 1:
+            return True
+        for dc, dr in NEIGHBOURS:
+            nxt = (column + dc, row + dr)
+            if nxt in stones and nxt not in seen:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return False
+
+
+def play_hex_game(config: MatchConfig, index: int) -> GameResult:
+    black_spec, white_spec = config.colours_of_game(index)
+    result = GameResult(index=index, black=black_spec.key, white=white_spec.key, winner=None, result="Void", reason="")
+    moves: "list[tuple[str, str]]" = []
+    started = time.monotonic()
+    players: "dict[str, Player]" = {}
+    try:
+        players = start_players(config, index)
+        for player in players.values():
+            player.ask(f"boardsize {config.size} {config.size}")
+            player.ask("clear_board")
+            player.setup_common(config.engine_seed(index, player.spec))
+        play_moves(config, players, moves, result)
+    except Forfeit as forfeit:
+        forfeit_result(result, forfeit)
+    except Aborted:
+        result.reason, result.result = "aborted", "Void"
+    finally:
+        for player in players.values():
+            result.think_time[player.key] = player.think_time
+            result.think_moves[player.key] = player.think_moves
+            player.close()
+        result.moves = moves
+        result.seconds = time.monotonic() - started
+    return result
+
+
+def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, result: GameResult) -> None:
+    size = config.size
+    stones: "dict[str, set[tuple[int, int]]]" = {"B": set(), "W": set()}
+    letter = "B"  # Black moves first in Hex
+    limit = min(config.max_moves, size * size + 1)  # +1: the swap
+    while len(moves) < limit:
+        mover, other = players[letter], players["W" if letter == "B" else "B"]
+        word = mover.genmove(letter.lower()).lower()
+        if word == "resign":
+            winner = other.colour
+            result.winner, result.result, result.reason = winner, f"{winner}+R", "resign"
+            result.detail = f"{mover.client.label} resigned"
+            return
+        is_swap = word in (SWAP, "swap") and len(moves) == 1 and letter == "W"
+        cell = None if is_swap else parse_cell(word, size)
+        if not is_swap and cell is None:
+            raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word!r}: not a cell")
+        if cell is not None and (cell in stones["B"] or cell in stones["W"]):
+            raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word}: occupied")
+        text = SWAP if is_swap else cell_name(cell)
+        try:
+            other.ask(f"play {letter.lower()} {text}")
+        except Forfeit as forfeit:
+            if forfeit.kind != "error" or not isinstance(forfeit.__cause__, GtpEngineError):
+                raise
+            raise Forfeit(
+                mover.key, "illegal", f"{mover.client.label} played {word}, refused by the opponent: {forfeit.detail}"
+            ) from None
+        moves.append((letter, text))
+        if is_swap:
+            # Black's one stone, mirrored across the long diagonal, becomes White's.
+            (column, row) = stones["B"].pop()
+            stones["W"].add((row, column))
+            letter = "B"
+            continue
+        stones[letter].add(cell)
+        if joins_sides(stones[letter], letter, size):
+            result.winner, result.result, result.reason = letter, f"{letter}+", "win"
+            return
+        letter = other.colour
+    result.reason, result.result, result.winner = "max-moves", "Void", None
+    result.detail = f"no winner after {len(moves)} moves"
