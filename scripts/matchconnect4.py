@@ -8,39 +8,19 @@ ends at four in a row (the mover wins) or a full board (a draw).
 
 from __future__ import annotations
 
-import time
 
 from gtpclient import GtpEngineError
-from matchcore import Aborted, Forfeit, GameResult, MatchConfig, Player, forfeit_result, start_players
+from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game
 
 HEIGHT = 6  # --size is the width; the height is the standard board's
 
 
 def play_connect4_game(config: MatchConfig, index: int) -> GameResult:
-    black_spec, white_spec = config.colours_of_game(index)
-    result = GameResult(index=index, black=black_spec.key, white=white_spec.key, winner=None, result="Void", reason="")
-    moves: "list[tuple[str, str]]" = []
-    started = time.monotonic()
-    players: "dict[str, Player]" = {}
-    try:
-        players = start_players(config, index)
-        for player in players.values():
-            player.ask(f"boardsize {config.size} {HEIGHT}")
-            player.ask("clear_board")
-            player.setup_common(config.engine_seed(index, player.spec))
-        play_moves(config, players, moves, result)
-    except Forfeit as forfeit:
-        forfeit_result(result, forfeit)
-    except Aborted:
-        result.reason, result.result = "aborted", "Void"
-    finally:
-        for player in players.values():
-            result.think_time[player.key] = player.think_time
-            result.think_moves[player.key] = player.think_moves
-            player.close()
-        result.moves = moves
-        result.seconds = time.monotonic() - started
-    return result
+    def setup(player: Player) -> None:
+        player.ask(f"boardsize {config.size} {HEIGHT}")
+        player.ask("clear_board")
+
+    return play_board_game(config, index, setup, play_moves)
 
 
 def makes_four(board: "dict[tuple[int, int], str]", column: int, row: int, letter: str) -> bool:

@@ -13,6 +13,7 @@ import os
 import re
 import threading
 import time
+from typing import Callable
 
 from gtpclient import GtpClient, GtpEngineDied, GtpEngineError, GtpFailure, GtpProtocolError, GtpTimeout
 
@@ -267,3 +268,38 @@ def identify(spec: EngineSpec) -> str:
     command = substitute(spec.command, 1, 0)
     with GtpClient(command, label=f"engine{spec.key}") as client:
         return client.identity(COMMAND_TIMEOUT_S)
+
+
+def play_board_game(
+    config: MatchConfig,
+    index: int,
+    setup: "Callable[[Player], None]",
+    play_moves: "Callable[[MatchConfig, dict[str, Player], list, GameResult], None]",
+) -> GameResult:
+    """One game of a game without a referee engine (Havannah, Hex, Connect Four):
+    starts both engines, sends each `setup(player)` (board size, rules) and the
+    common settings, plays `play_moves` and records the outcome, a forfeit or an
+    abort; the engines are closed whatever happens."""
+    black_spec, white_spec = config.colours_of_game(index)
+    result = GameResult(index=index, black=black_spec.key, white=white_spec.key, winner=None, result="Void", reason="")
+    moves: "list[tuple[str, str]]" = []
+    started = time.monotonic()
+    players: "dict[str, Player]" = {}
+    try:
+        players = start_players(config, index)
+        for player in players.values():
+            setup(player)
+            player.setup_common(config.engine_seed(index, player.spec))
+        play_moves(config, players, moves, result)
+    except Forfeit as forfeit:
+        forfeit_result(result, forfeit)
+    except Aborted:
+        result.reason, result.result = "aborted", "Void"
+    finally:
+        for player in players.values():
+            result.think_time[player.key] = player.think_time
+            result.think_moves[player.key] = player.think_moves
+            player.close()
+        result.moves = moves
+        result.seconds = time.monotonic() - started
+    return result

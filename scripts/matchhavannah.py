@@ -16,10 +16,9 @@ is kept in the game's detail.
 from __future__ import annotations
 
 import re
-import time
 
 from gtpclient import GtpEngineError
-from matchcore import Aborted, Forfeit, GameResult, MatchConfig, Player, forfeit_result, start_players
+from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game
 
 CELL = re.compile(r"^[a-z][1-9][0-9]?$")
 WINNER_WORDS = {"white": "W", "black": "B", "draw": "draw", "none": None}
@@ -31,33 +30,14 @@ def cell_count(size: int) -> int:
 
 
 def play_havannah_game(config: MatchConfig, index: int) -> GameResult:
-    black_spec, white_spec = config.colours_of_game(index)
-    result = GameResult(index=index, black=black_spec.key, white=white_spec.key, winner=None, result="Void", reason="")
-    moves: "list[tuple[str, str]]" = []
-    started = time.monotonic()
-    players: "dict[str, Player]" = {}
-    try:
-        players = start_players(config, index)
-        for player in players.values():
-            player.ask(f"boardsize {config.size}")
-            player.ask("clear_board")
-            if player.supports("swap"):
-                # Both sides must agree on the rule; Castro's default is off.
-                player.ask(f"swap {int(config.swap)}")
-            player.setup_common(config.engine_seed(index, player.spec))
-        play_moves(config, players, moves, result)
-    except Forfeit as forfeit:
-        forfeit_result(result, forfeit)
-    except Aborted:
-        result.reason, result.result = "aborted", "Void"
-    finally:
-        for player in players.values():
-            result.think_time[player.key] = player.think_time
-            result.think_moves[player.key] = player.think_moves
-            player.close()
-        result.moves = moves
-        result.seconds = time.monotonic() - started
-    return result
+    def setup(player: Player) -> None:
+        player.ask(f"boardsize {config.size}")
+        player.ask("clear_board")
+        if player.supports("swap"):
+            # Both sides must agree on the rule; Castro's default is off.
+            player.ask(f"swap {int(config.swap)}")
+
+    return play_board_game(config, index, setup, play_moves)
 
 
 def ask_winner(player: Player) -> "str | None":

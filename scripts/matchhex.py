@@ -15,10 +15,9 @@ Hex has no draws: a full board always has exactly one winner.
 from __future__ import annotations
 
 import re
-import time
 
 from gtpclient import GtpEngineError
-from matchcore import Aborted, Forfeit, GameResult, MatchConfig, Player, forfeit_result, start_players
+from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game
 
 CELL = re.compile(r"^([a-z])([1-9][0-9]?)$")
 SWAP = "swap-pieces"
@@ -58,30 +57,11 @@ def joins_sides(stones: "set[tuple[int, int]]", colour: str, size: int) -> bool:
 
 
 def play_hex_game(config: MatchConfig, index: int) -> GameResult:
-    black_spec, white_spec = config.colours_of_game(index)
-    result = GameResult(index=index, black=black_spec.key, white=white_spec.key, winner=None, result="Void", reason="")
-    moves: "list[tuple[str, str]]" = []
-    started = time.monotonic()
-    players: "dict[str, Player]" = {}
-    try:
-        players = start_players(config, index)
-        for player in players.values():
-            player.ask(f"boardsize {config.size} {config.size}")
-            player.ask("clear_board")
-            player.setup_common(config.engine_seed(index, player.spec))
-        play_moves(config, players, moves, result)
-    except Forfeit as forfeit:
-        forfeit_result(result, forfeit)
-    except Aborted:
-        result.reason, result.result = "aborted", "Void"
-    finally:
-        for player in players.values():
-            result.think_time[player.key] = player.think_time
-            result.think_moves[player.key] = player.think_moves
-            player.close()
-        result.moves = moves
-        result.seconds = time.monotonic() - started
-    return result
+    def setup(player: Player) -> None:
+        player.ask(f"boardsize {config.size} {config.size}")
+        player.ask("clear_board")
+
+    return play_board_game(config, index, setup, play_moves)
 
 
 def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, result: GameResult) -> None:
