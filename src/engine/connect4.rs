@@ -7,6 +7,7 @@
 //! (Pons' score convention, and the same in words); `final_score` answers
 //! `B+`, `W+` or `0` once the game is over.
 
+use super::common::{self, CoreCommand};
 use super::connection::{Connection, OnInput};
 use super::session::{GameSession, SessionGame};
 use super::{EngineOptions, Reply, Session};
@@ -53,14 +54,9 @@ pub const CONNECT4_COMMANDS: &[&str] = &[
 
 #[derive(Clone, Debug, PartialEq)]
 enum C4Command {
-    ProtocolVersion,
-    Name,
-    Version,
-    KnownCommand(String),
-    ListCommands,
-    Quit,
-    /// `cputime`: the engine's CPU seconds so far (gogui-twogtp asks).
-    Cputime,
+    /// protocol_version, name, version, known_command, list_commands,
+    /// quit, cputime: answered alike in every game.
+    Core(CoreCommand),
     /// Width and height (`None`: keep the height).
     BoardSize(i64, Option<i64>),
     ClearBoard,
@@ -80,14 +76,12 @@ fn parse(text: &str) -> Result<C4Command, ParseError> {
     use C4Command as C;
     let (name, rest) = split_name(text).ok_or(ParseError::MissingCommand)?;
     let mut args = Args::new(name, rest);
+    if let Some(core) = common::parse(name, &mut args) {
+        let core = C::Core(core?);
+        args.finish()?;
+        return Ok(core);
+    }
     let command = match name {
-        "protocol_version" => C::ProtocolVersion,
-        "name" => C::Name,
-        "version" => C::Version,
-        "known_command" => C::KnownCommand(args.word(Expected::CommandName)?.to_string()),
-        "list_commands" => C::ListCommands,
-        "quit" => C::Quit,
-        "cputime" => C::Cputime,
         "boardsize" => {
             let first = args.word(Expected::Integer)?;
             let lower = first.to_ascii_lowercase();
@@ -325,15 +319,7 @@ impl Session for Connect4Session {
             Err(_) => return Reply::err(SYNTAX_ERROR),
         };
         match command {
-            C4Command::ProtocolVersion => Reply::ok("2"),
-            C4Command::Name => Reply::ok("Warpstone"),
-            C4Command::Version => Reply::ok(env!("CARGO_PKG_VERSION")),
-            C4Command::KnownCommand(name) => {
-                Reply::ok(CONNECT4_COMMANDS.contains(&name.as_str()).to_string())
-            }
-            C4Command::ListCommands => Reply::ok(CONNECT4_COMMANDS.join("\n")),
-            C4Command::Quit => Reply::Quit,
-            C4Command::Cputime => super::cputime::reply(),
+            C4Command::Core(command) => common::answer(command, CONNECT4_COMMANDS),
             C4Command::BoardSize(width, height) => {
                 let height = height.unwrap_or(self.game.pos.height() as i64);
                 self.reset(width, height)

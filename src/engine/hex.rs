@@ -5,6 +5,7 @@
 //! `swap-pieces` (also read as `swap`), switched by `swap 0|1`;
 //! `final_score` answers `B+` or `W+` once someone has connected.
 
+use super::common::{self, CoreCommand};
 use super::connection::Connection;
 use super::session::{GameSession, SessionGame};
 use super::{EngineOptions, Reply, Session};
@@ -68,14 +69,9 @@ enum MoveText {
 
 #[derive(Clone, Debug, PartialEq)]
 enum HexCommand {
-    ProtocolVersion,
-    Name,
-    Version,
-    KnownCommand(String),
-    ListCommands,
-    Quit,
-    /// `cputime`: the engine's CPU seconds so far (gogui-twogtp asks).
-    Cputime,
+    /// protocol_version, name, version, known_command, list_commands,
+    /// quit, cputime: answered alike in every game.
+    Core(CoreCommand),
     BoardSize(i64, Option<i64>),
     ClearBoard,
     Play(Color, MoveText),
@@ -113,14 +109,12 @@ fn parse(text: &str) -> Result<HexCommand, ParseError> {
     use HexCommand as C;
     let (name, rest) = split_name(text).ok_or(ParseError::MissingCommand)?;
     let mut args = Args::new(name, rest);
+    if let Some(core) = common::parse(name, &mut args) {
+        let core = C::Core(core?);
+        args.finish()?;
+        return Ok(core);
+    }
     let command = match name {
-        "protocol_version" => C::ProtocolVersion,
-        "name" => C::Name,
-        "version" => C::Version,
-        "known_command" => C::KnownCommand(args.word(Expected::CommandName)?.to_string()),
-        "list_commands" => C::ListCommands,
-        "quit" => C::Quit,
-        "cputime" => C::Cputime,
         "boardsize" => {
             let width = args.integer()?;
             let height = if args.is_empty() {
@@ -244,15 +238,7 @@ impl Session for HexSession {
             Err(_) => return Reply::err(SYNTAX_ERROR),
         };
         match command {
-            HexCommand::ProtocolVersion => Reply::ok("2"),
-            HexCommand::Name => Reply::ok("Warpstone"),
-            HexCommand::Version => Reply::ok(env!("CARGO_PKG_VERSION")),
-            HexCommand::KnownCommand(name) => {
-                Reply::ok(HEX_COMMANDS.contains(&name.as_str()).to_string())
-            }
-            HexCommand::ListCommands => Reply::ok(HEX_COMMANDS.join("\n")),
-            HexCommand::Quit => Reply::Quit,
-            HexCommand::Cputime => super::cputime::reply(),
+            HexCommand::Core(command) => common::answer(command, HEX_COMMANDS),
             HexCommand::BoardSize(width, height) if height.is_none_or(|h| h == width) => {
                 match usize::try_from(width) {
                     Ok(size) => self.reset(size),

@@ -9,6 +9,7 @@
 //! so input keeps flowing and analysis lines can be written while the
 //! engine thinks.
 
+pub mod common;
 pub mod connect4;
 pub mod connection;
 pub mod cputime;
