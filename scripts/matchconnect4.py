@@ -9,8 +9,7 @@ ends at four in a row (the mover wins) or a full board (a draw).
 from __future__ import annotations
 
 
-from gtpclient import GtpEngineError
-from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game
+from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game, relay_move
 
 HEIGHT = 6  # --size is the width; the height is the standard board's
 
@@ -51,14 +50,7 @@ def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, r
             return
         if not word.isdigit() or not 1 <= int(word) <= width or heights[int(word) - 1] >= HEIGHT:
             raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word!r}: not a playable column")
-        try:
-            other.ask(f"play {letter.lower()} {word}")
-        except Forfeit as forfeit:
-            if forfeit.kind != "error" or not isinstance(forfeit.__cause__, GtpEngineError):
-                raise
-            raise Forfeit(
-                mover.key, "illegal", f"{mover.client.label} played {word}, refused by the opponent: {forfeit.detail}"
-            ) from None
+        relay_move(mover, other, letter, word, word)
         column = int(word) - 1
         row = heights[column]
         heights[column] += 1

@@ -303,3 +303,17 @@ def play_board_game(
         result.moves = moves
         result.seconds = time.monotonic() - started
     return result
+
+
+def relay_move(mover: Player, other: Player, letter: str, text: str, word: str) -> None:
+    """Sends the mover's move `text` (as `word` came from it) to the opponent as
+    `play`. A `?` from the opponent makes it the mover's illegal move: the
+    mover produced it; the opponent's reason is kept in the forfeit's detail."""
+    try:
+        other.ask(f"play {letter.lower()} {text}")
+    except Forfeit as forfeit:
+        if forfeit.kind != "error" or not isinstance(forfeit.__cause__, GtpEngineError):
+            raise
+        raise Forfeit(
+            mover.key, "illegal", f"{mover.client.label} played {word}, refused by the opponent: {forfeit.detail}"
+        ) from None

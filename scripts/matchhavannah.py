@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 
-from gtpclient import GtpEngineError
-from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game
+from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game, relay_move
 
 CELL = re.compile(r"^[a-z][1-9][0-9]?$")
 WINNER_WORDS = {"white": "W", "black": "B", "draw": "draw", "none": None}
@@ -68,14 +67,7 @@ def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, r
             raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word!r}: not a cell")
         if word in occupied:
             raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word}: occupied")
-        try:
-            other.ask(f"play {letter.lower()} {word}")
-        except Forfeit as forfeit:
-            if forfeit.kind != "error" or not isinstance(forfeit.__cause__, GtpEngineError):
-                raise
-            raise Forfeit(
-                mover.key, "illegal", f"{mover.client.label} played {word}, refused by the opponent: {forfeit.detail}"
-            ) from None
+        relay_move(mover, other, letter, word, word)
         if not is_swap:
             occupied.add(word)
         moves.append((letter, word))

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import re
 
-from gtpclient import GtpEngineError
-from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game
+from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game, relay_move
 
 CELL = re.compile(r"^([a-z])([1-9][0-9]?)$")
 SWAP = "swap-pieces"
@@ -84,14 +83,7 @@ def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, r
         if cell is not None and (cell in stones["B"] or cell in stones["W"]):
             raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word}: occupied")
         text = SWAP if is_swap else cell_name(cell)
-        try:
-            other.ask(f"play {letter.lower()} {text}")
-        except Forfeit as forfeit:
-            if forfeit.kind != "error" or not isinstance(forfeit.__cause__, GtpEngineError):
-                raise
-            raise Forfeit(
-                mover.key, "illegal", f"{mover.client.label} played {word}, refused by the opponent: {forfeit.detail}"
-            ) from None
+        relay_move(mover, other, letter, text, word)
         moves.append((letter, text))
         if is_swap:
             # Black's one stone, mirrored across the long diagonal, becomes White's.
