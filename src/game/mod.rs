@@ -8,6 +8,7 @@ pub mod connect4;
 pub mod go;
 pub mod havannah;
 pub mod hex;
+pub mod rng;
 pub mod sgf_reader;
 
 use std::fmt;

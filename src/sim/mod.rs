@@ -5,6 +5,7 @@
 //! the reference implementation that every GPU kernel is checked against.
 //! Per-game playout policies implement [`Rollout`].
 
+pub mod bench_record;
 pub mod connect4_rollout;
 pub mod cpu;
 pub mod cuda;
@@ -12,10 +13,12 @@ pub mod go_rollout;
 pub mod havannah_rollout;
 pub mod havannah_tactics;
 pub mod hex_rollout;
-pub mod rng;
 pub mod synthetic;
 
 use crate::game::{Color, Game};
+// The playout RNG lives with the rules (their tests play random games);
+// playout code names it from here.
+pub use crate::game::rng;
 pub use rng::FastRng;
 
 /// AMAF ("all moves as first") counter for one move index and one colour.

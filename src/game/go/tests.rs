@@ -551,7 +551,7 @@ fn neighbours_and_string_stones_follow_the_board() {
 /// no move is left).
 fn random_game(size: usize, moves: usize, seed: u64) -> Position {
     let mut pos = Position::new(size, 7.0).unwrap();
-    let mut rng = crate::sim::FastRng::new(seed);
+    let mut rng = crate::game::rng::FastRng::new(seed);
     let mut legal = Vec::new();
     for _ in 0..moves {
         pos.legal_moves(&mut legal);
@@ -566,7 +566,7 @@ fn random_game(size: usize, moves: usize, seed: u64) -> Position {
 
 #[test]
 fn clone_from_equals_clone_and_plays_on_alike() {
-    let mut rng = crate::sim::FastRng::new(5);
+    let mut rng = crate::game::rng::FastRng::new(5);
     for (size, other_size) in [(9, 9), (13, 13), (19, 19), (9, 19), (19, 9)] {
         for seed in 0..4 {
             let source = random_game(size, 30 + 20 * seed as usize, seed);

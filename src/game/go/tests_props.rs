@@ -3,8 +3,8 @@
 
 use super::board::{BLACK, EMPTY, WHITE};
 use super::*;
+use crate::game::rng::FastRng;
 use crate::game::{Color, Game};
-use crate::sim::FastRng;
 use proptest::prelude::*;
 
 /// The rules written as plainly as possible: a grid of cells, captures by

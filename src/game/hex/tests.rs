@@ -1,7 +1,7 @@
 //! Hex rules: edges, neighbours, the win test, the swap, names.
 
 use super::*;
-use crate::sim::FastRng;
+use crate::game::rng::FastRng;
 use proptest::prelude::*;
 
 fn at(pos: &Position, name: &str) -> Move {

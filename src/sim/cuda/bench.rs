@@ -7,8 +7,8 @@ use super::input::KernelPosition;
 use super::positions::GoWithPolicy;
 use super::simulator::CudaSimulator;
 use super::CudaError;
-use crate::bench_record::{per_second, BenchRecord};
 use crate::game::{go, havannah};
+use crate::sim::bench_record::{per_second, BenchRecord};
 use crate::sim::LeafStats;
 use std::time::Instant;
 

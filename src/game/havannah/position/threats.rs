@@ -111,8 +111,8 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use crate::game::havannah::{Cell, Move, Position};
+    use crate::game::rng::FastRng;
     use crate::game::{Color, Game};
-    use crate::sim::FastRng;
 
     /// `wins_at` against placing the stone on a copy, on every empty cell
     /// for both colours, along random games of every size.

@@ -4,8 +4,8 @@
 
 use crate::game::havannah::position::{BRIDGE, FORK, RING};
 use crate::game::havannah::{reference, Cell, Move, Position, WinKind};
+use crate::game::rng::FastRng;
 use crate::game::{Color, Game, Outcome};
-use crate::sim::FastRng;
 use proptest::prelude::*;
 
 /// The Zobrist hash recomputed from the stones.

@@ -3,8 +3,8 @@
 
 use super::cell;
 use crate::game::havannah::{reference, BoardSizeError, Cell, Move, Position};
+use crate::game::rng::FastRng;
 use crate::game::{Color, Game, IllegalReason, Outcome};
-use crate::sim::FastRng;
 
 #[test]
 fn board_sizes() {
