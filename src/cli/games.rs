@@ -12,6 +12,7 @@ use super::{gpu, BenchArgs};
 use crate::bench::{self, BenchOptions};
 use crate::engine::{self, Backend, EngineOptions};
 use crate::game::{connect4, go, havannah, hex};
+use crate::protocol;
 use crate::sim::go_rollout::GoPolicy;
 
 /// One game as the command line sees it.
@@ -51,7 +52,7 @@ pub const GAMES: &[Registered] = &[
         protocol: "GTP",
         serve: |options| {
             let sim = engine::simulator_for(&options.backend);
-            engine::run(engine::go::GoSession::new(options, sim))
+            protocol::run(protocol::go::GoSession::new(options, sim))
         },
         bench: go_bench,
         all_moves: |args, backend| {
@@ -83,7 +84,7 @@ pub const GAMES: &[Registered] = &[
         protocol: "HTP",
         serve: |options| {
             let sim = engine::simulator_for(&options.backend);
-            engine::run(engine::havannah::HavannahSession::new(options, sim))
+            protocol::run(protocol::havannah::HavannahSession::new(options, sim))
         },
         bench: |options| {
             let pos = havannah::Position::new(options.size).map_err(|e| e.to_string())?;
@@ -124,7 +125,7 @@ pub const GAMES: &[Registered] = &[
         name: "hex",
         protocol: "GTP",
         serve: |options| {
-            engine::run(engine::hex::HexSession::new(
+            protocol::run(protocol::hex::HexSession::new(
                 options,
                 engine::cpu_simulator(),
             ))
@@ -153,7 +154,7 @@ pub const GAMES: &[Registered] = &[
         name: "connect4",
         protocol: "GTP",
         serve: |options| {
-            engine::run(engine::connect4::Connect4Session::new(
+            protocol::run(protocol::connect4::Connect4Session::new(
                 options,
                 engine::cpu_simulator(),
             ))

@@ -4,8 +4,8 @@
 //! Every path asks cudarc's loaders first (`driver_present`,
 //! `nvrtc_present`): cudarc panics when a library it needs is missing.
 
-use crate::engine::session::SessionGame;
 use crate::engine::Backend;
+use crate::protocol::session::SessionGame;
 use crate::sim::cuda::{self, check::CheckOptions, CudaError, GoKernel};
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::Simulator;

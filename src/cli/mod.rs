@@ -496,7 +496,7 @@ fn run_command(cli: &Cli, game: &games::Registered) -> Option<i32> {
         // closed pipe (`warpstone check-gpu | head`) because Rust ignores
         // SIGPIPE. A report nobody reads is no error: end quietly, as Unix
         // tools do. The engine itself keeps SIGPIPE ignored and handles
-        // failed writes (it has replies to stop, see `engine::connection`).
+        // failed writes (it has replies to stop, see `protocol::connection`).
         restore_default_sigpipe();
     }
     let code = match &cli.command {

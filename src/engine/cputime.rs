@@ -5,8 +5,6 @@
 //! the process), so no `unsafe` call is needed; the kernel counts it in
 //! ticks of 1/100 s (USER_HZ, fixed at 100 in Linux's user ABI).
 
-use super::Reply;
-
 /// Ticks per second of the `utime`/`stime` fields.
 const USER_HZ: f64 = 100.0;
 
@@ -26,14 +24,6 @@ fn seconds_from_stat(stat: &str) -> Option<f64> {
 /// The process's CPU seconds so far.
 pub fn seconds() -> Option<f64> {
     seconds_from_stat(&std::fs::read_to_string("/proc/self/stat").ok()?)
-}
-
-/// The `cputime` reply: seconds with two decimals (the clock's resolution).
-pub fn reply() -> Reply {
-    match seconds() {
-        Some(s) => Reply::ok(format!("{s:.2}")),
-        None => Reply::err("cannot read cpu time"),
-    }
 }
 
 #[cfg(test)]

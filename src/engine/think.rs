@@ -1,14 +1,46 @@
 //! Running one search for a session, whatever the game: the search moves to
-//! a blocking thread and comes back with its result, while the loop keeps
-//! reading input and writing analysis lines (see [`Connection::think`]).
+//! a blocking thread and comes back with its result, while the controller's
+//! side keeps reading input and writing analysis lines (a [`Controller`]).
 
-use super::connection::{Connection, OnInput};
 use crate::game::Game;
 use crate::search::{Decision, Limits, MoveFilter, Search, SearchInfo};
 use crate::sim::Simulator;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// How a running search treats new input lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnInput {
+    /// Queue them (genmove: GTP is sequential).
+    Queue,
+    /// Stop the search, then queue them (lz-analyze ends at the next line).
+    Stop,
+}
+
+/// The controller's side of a running search: the protocol layer's
+/// connection implements it. Kept as a trait so the engine needs nothing of
+/// the protocol's text or I/O.
+#[allow(async_fn_in_trait)] // one implementation, driven on the loop's own thread
+pub trait Controller {
+    /// Runs `job` (a search) on a blocking thread while still reading input:
+    /// an interrupt raises `stop`; other lines are queued and, with
+    /// [`OnInput::Stop`], also raise it. Lines arriving on `progress` are
+    /// written as they come (analysis output); empty ones are skipped, and
+    /// a failed write raises `stop` (nobody reads the analysis any more).
+    /// A job that panicked comes back as `Err` so the caller can answer `?`
+    /// and go on.
+    async fn think<R, F>(
+        &mut self,
+        stop: Arc<AtomicBool>,
+        on_input: OnInput,
+        progress: Option<tokio::sync::mpsc::UnboundedReceiver<String>>,
+        job: F,
+    ) -> Result<R, String>
+    where
+        R: Send + 'static,
+        F: FnOnce() -> R + Send + 'static;
+}
 
 /// Turns a search snapshot into one line of analysis output (with its
 /// newline).
@@ -103,7 +135,7 @@ impl<G: Game> Thinker<G> {
         &mut self,
         pos: G,
         limits: Limits,
-        conn: &mut Connection,
+        conn: &mut impl Controller,
         mut stream: Option<Stream<G::Move>>,
     ) -> Option<Thought<G::Move>> {
         let mut search = match self.search.take() {

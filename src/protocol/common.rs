@@ -49,7 +49,16 @@ pub fn answer(command: CoreCommand, commands: &[&str]) -> Reply {
         CoreCommand::KnownCommand(name) => Reply::ok(commands.contains(&name.as_str()).to_string()),
         CoreCommand::ListCommands => Reply::ok(commands.join("\n")),
         CoreCommand::Quit => Reply::Quit,
-        CoreCommand::Cputime => super::cputime::reply(),
+        CoreCommand::Cputime => super::common::cputime_reply(),
+    }
+}
+
+/// `cputime`: the process's user plus system seconds, as GoGui and
+/// tournament scripts read it.
+pub fn cputime_reply() -> Reply {
+    match crate::engine::cputime::seconds() {
+        Some(s) => Reply::ok(format!("{s:.2}")),
+        None => Reply::err("cannot read cpu time"),
     }
 }
 

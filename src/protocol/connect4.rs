@@ -8,9 +8,11 @@
 //! `B+`, `W+` or `0` once the game is over.
 
 use super::common::{self, CoreCommand};
-use super::connection::{Connection, OnInput};
+use super::connection::Connection;
 use super::session::{GameSession, SessionGame};
-use super::{EngineOptions, Reply, Session};
+use super::{Reply, Session};
+use crate::engine::think::{Controller, OnInput};
+use crate::engine::EngineOptions;
 use crate::game::connect4::{Move, Position};
 use crate::game::{Color, Game, Outcome};
 use crate::protocol::args::{split_name, Args};
@@ -227,7 +229,7 @@ impl Connect4Session {
     fn solver_time(&self, color: Color) -> Duration {
         limits(&self.game, color)
             .time
-            .unwrap_or(super::options::DEFAULT_TIME_PER_MOVE)
+            .unwrap_or(crate::engine::options::DEFAULT_TIME_PER_MOVE)
     }
 
     async fn genmove(&mut self, color: Color, conn: &mut Connection) -> Reply {

@@ -7,7 +7,8 @@
 //! thread only frames bytes into lines; all interpretation happens in the
 //! loop.
 
-use crate::protocol::line::read_line_capped;
+use super::line::read_line_capped;
+use crate::engine::think::{Controller, OnInput};
 use std::collections::VecDeque;
 use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,15 +67,6 @@ pub struct Connection {
     out: Output,
 }
 
-/// How a running search treats new input lines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnInput {
-    /// Queue them (genmove: GTP is sequential).
-    Queue,
-    /// Stop the search, then queue them (lz-analyze ends at the next line).
-    Stop,
-}
-
 /// True for GoGui's interrupt comment, which must act at once rather than
 /// queue behind the running command.
 fn is_interrupt(raw: &[u8]) -> bool {
@@ -120,7 +112,9 @@ impl Connection {
         self.closed = line.is_none();
         line
     }
+}
 
+impl Controller for Connection {
     /// Runs `job` (a search) on a blocking thread while still reading input:
     /// `# interrupt` raises `stop`; other lines are queued and, with
     /// [`OnInput::Stop`], also raise it. Lines arriving on `progress` are
@@ -128,7 +122,7 @@ impl Connection {
     /// a failed write raises `stop` (nobody reads the analysis any more).
     /// A job that panicked comes back as `Err` so the engine can answer `?`
     /// and go on.
-    pub async fn think<R, F>(
+    async fn think<R, F>(
         &mut self,
         stop: Arc<AtomicBool>,
         on_input: OnInput,

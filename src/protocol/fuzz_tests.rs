@@ -7,7 +7,8 @@
 //! with one, and that a command answered with `?` changed nothing (the
 //! `showboard` and `printsgf` replies around it are equal).
 
-use super::{connection, serve, EngineOptions, Session};
+use super::{connection, serve, Session};
+use crate::engine::EngineOptions;
 use proptest::prelude::*;
 use proptest::sample::select;
 use std::io::Write;

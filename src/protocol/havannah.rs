@@ -5,7 +5,8 @@
 
 use super::connection::Connection;
 use super::session::{GameSession, SessionGame};
-use super::{EngineOptions, Reply, Session};
+use super::{Reply, Session};
+use crate::engine::EngineOptions;
 use crate::game::havannah::{hgf, Move, Position};
 use crate::game::{Color, Game};
 use crate::protocol::reply::{
@@ -169,7 +170,7 @@ impl HavannahSession {
     }
 
     fn load(&mut self, path: &str) -> Reply {
-        let Some(text) = super::record_file::read_record_logged(path) else {
+        let Some(text) = crate::engine::record_file::read_record_logged(path) else {
             return Reply::err(CANNOT_LOAD_FILE);
         };
         let (side, moves) = match hgf::parse_hgf(&text) {
@@ -278,7 +279,7 @@ impl Session for HavannahSession {
                 let limits = limits(&self.game, self.castro, self.game.pos.to_move(), None);
                 self.game.move_values_text_reply(limits, conn).await
             }
-            HtpCommand::Cputime => super::cputime::reply(),
+            HtpCommand::Cputime => super::common::cputime_reply(),
             HtpCommand::Ownership => self.game.ownership_reply(),
             HtpCommand::Time(options) => self.time(&options),
             HtpCommand::TimeSettings(system) => {

@@ -8,7 +8,8 @@
 use super::common::{self, CoreCommand};
 use super::connection::Connection;
 use super::session::{GameSession, SessionGame};
-use super::{EngineOptions, Reply, Session};
+use super::{Reply, Session};
+use crate::engine::EngineOptions;
 use crate::game::hex::{Move, Position};
 use crate::game::{Color, Game, Outcome};
 use crate::protocol::args::{split_name, Args};

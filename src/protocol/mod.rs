@@ -1,8 +1,6 @@
-//! The protocol layer: text in, typed commands out, replies back. It knows
-//! the text of GTP (Go) and HTP (Havannah), not the rules of either game;
-//! the only thing it borrows from the rest of the crate is [`Color`].
+//! The protocol layer: everything that speaks text, on top of the engine.
 //!
-//! Layers, each in its own file, in the order a line passes through them:
+//! Parsing, each in its own file, in the order a line passes through:
 //!
 //! 1. [`line`](mod@line): raw bytes of one line → [`Line`] (GTP 2 §2.2 preprocessing,
 //!    the numeric id, GoGui's `# interrupt`, over-long and non-UTF-8 lines);
@@ -11,6 +9,14 @@
 //!    [`vertex`], [`hex_vertex`] and [`time`]. Unknown names become an
 //!    `Unknown` variant, malformed arguments a [`ParseError`]: never a panic;
 //! 3. [`reply`]: `=id text` / `?id text` framing and the standard error texts.
+//!
+//! Serving: [`connection`] (the stdin thread and the one writer of stdout),
+//! [`server`] (the loop: a line in, a [`Session`] answers, a reply out),
+//! [`session::GameSession`] (the state every game shares: position, undo,
+//! search under limits and clocks, analysis dboards), [`common`] (the core
+//! commands every game answers alike), and one adapter per game —
+//! [`go`], [`havannah`], [`hex`], [`connect4`] — with only the commands where
+//! that game differs.
 //!
 //! A session loop therefore reads:
 //!
@@ -44,6 +50,18 @@ pub mod reply;
 pub mod time;
 pub mod vertex;
 
+pub mod common;
+pub mod connection;
+pub mod server;
+pub mod session;
+
+pub mod connect4;
+pub mod go;
+pub mod havannah;
+pub mod hex;
+
+#[cfg(test)]
+mod fuzz_tests;
 #[cfg(test)]
 mod gtp_tests;
 #[cfg(test)]
@@ -56,5 +74,6 @@ pub use hex_vertex::{HexMove, HexVertex};
 pub use htp::{parse_htp, HtpCommand, TimeOption, HTP_COMMANDS};
 pub use line::{preprocess, read_line_capped, Line, LineError, MAX_LINE_BYTES};
 pub use reply::{failure, success};
+pub use server::{apply_time_left, run, serve, stream_header, time_control, Reply, Session};
 pub use time::TimeSystem;
 pub use vertex::Vertex;

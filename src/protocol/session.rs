@@ -3,10 +3,12 @@
 //! values, ownership) as `dboard`s. A game's protocol adapter holds one and
 //! adds only the commands where its game differs.
 
-use super::connection::{Connection, OnInput};
-use super::evaluate;
-use super::think::{Stream, Thinker, Thought};
-use super::{EngineOptions, Reply};
+use super::connection::Connection;
+use super::Reply;
+use crate::engine::evaluate;
+use crate::engine::think::{Controller, OnInput};
+use crate::engine::think::{Stream, Thinker, Thought};
+use crate::engine::EngineOptions;
 use crate::game::{Color, Outcome};
 use crate::protocol::reply::{CANNOT_UNDO, GAME_OVER, ILLEGAL_MOVE, WRONG_TURN};
 use crate::search::time::{Clock, TimeControl};
@@ -142,7 +144,7 @@ impl<G: SessionGame> GameSession<G> {
             (a, b) => a.or(b),
         };
         let time = match (playouts, time) {
-            (None, None) => Some(super::options::DEFAULT_TIME_PER_MOVE),
+            (None, None) => Some(crate::engine::options::DEFAULT_TIME_PER_MOVE),
             (_, t) => t,
         };
         Limits { playouts, time }

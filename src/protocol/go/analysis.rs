@@ -13,13 +13,14 @@
 
 use super::think::Mode;
 use super::GoSession;
-use crate::engine::connection::{Connection, OnInput};
+use crate::engine::think::OnInput;
 use crate::engine::think::{Formatter, Stream};
-use crate::engine::{stream_header, Reply};
 use crate::game::go::{Move, Position};
 use crate::game::{Color, Game};
 use crate::protocol::analyze::MoveRule;
+use crate::protocol::connection::Connection;
 use crate::protocol::reply::SYNTAX_ERROR;
+use crate::protocol::{stream_header, Reply};
 use crate::protocol::{AnalyzeFormat, AnalyzeRequest, Vertex};
 use crate::search::{Limits, MoveFilter, SearchInfo};
 use std::fmt::Write;

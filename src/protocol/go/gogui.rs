@@ -7,13 +7,15 @@
 //! `[type] key value` and the same command sets `key value`.
 
 use super::GoSession;
-use crate::engine::connection::{Connection, OnInput};
-use crate::engine::session::SessionGame;
+use crate::engine::evaluate;
+use crate::engine::think::{Controller, OnInput};
 use crate::engine::think::{Formatter, Stream};
-use crate::engine::{evaluate, Reply};
 use crate::game::go::{Move, Position};
 use crate::game::{Color, Game};
+use crate::protocol::connection::Connection;
 use crate::protocol::reply::SYNTAX_ERROR;
+use crate::protocol::session::SessionGame;
+use crate::protocol::Reply;
 use crate::search::SearchInfo;
 use std::fmt::Write;
 use std::sync::atomic::AtomicBool;

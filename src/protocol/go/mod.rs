@@ -13,15 +13,16 @@ mod scoring;
 mod setup;
 mod think;
 
-use super::connection::Connection;
-use super::session::{GameSession, SessionGame};
-use super::{EngineOptions, Reply, Session};
+use crate::engine::EngineOptions;
 use crate::game::go::{Move, Point, Position};
 use crate::game::Color;
+use crate::protocol::connection::Connection;
 use crate::protocol::gtp::{self, GtpCommand};
 use crate::protocol::reply::{ILLEGAL_MOVE, SYNTAX_ERROR, UNACCEPTABLE_SIZE, UNKNOWN_COMMAND};
+use crate::protocol::session::{GameSession, SessionGame};
 use crate::protocol::vertex::Vertex;
 use crate::protocol::TimeSystem;
+use crate::protocol::{Reply, Session};
 use crate::search::time::Clock;
 use crate::sim::Simulator;
 use std::ops::{Deref, DerefMut};
@@ -169,7 +170,7 @@ impl GoSession {
     }
 
     fn set_time(&mut self, system: TimeSystem) -> Reply {
-        self.clock = Clock::new(super::time_control(system));
+        self.clock = Clock::new(crate::protocol::time_control(system));
         Reply::empty()
     }
 }
@@ -236,7 +237,7 @@ impl Session for GoSession {
                 color,
                 seconds,
                 stones,
-            } => super::apply_time_left(&mut self.clock, color, seconds, stones),
+            } => crate::protocol::apply_time_left(&mut self.clock, color, seconds, stones),
             GtpCommand::LoadSgf { path, move_number } => self.load_sgf(&path, move_number),
             GtpCommand::PrintSgf(path) => self.print_sgf(path.as_deref()),
             GtpCommand::ListStones(color) => Reply::ok(self.vertex_list(self.pos.stones(color))),
@@ -257,7 +258,7 @@ impl Session for GoSession {
             GtpCommand::GoguiTitle => Reply::ok(format!("Warpstone {}", env!("CARGO_PKG_VERSION"))),
             GtpCommand::MoveValues(color) => self.move_values(color, conn).await,
             GtpCommand::MoveValuesText(color) => self.move_values_text(color, conn).await,
-            GtpCommand::Cputime => super::cputime::reply(),
+            GtpCommand::Cputime => crate::protocol::common::cputime_reply(),
             GtpCommand::Ownership => self.ownership(),
             GtpCommand::OwnershipGfx => self.ownership_gfx(),
             GtpCommand::PrincipalVariation => self.principal_variation(),

@@ -6,10 +6,11 @@
 //! score is exactly the Tromp-Taylor area score.
 
 use super::GoSession;
-use crate::engine::{evaluate, Reply};
+use crate::engine::evaluate;
 use crate::game::go::{Point, Position};
 use crate::game::{Color, Game};
 use crate::protocol::gtp::StoneStatus;
+use crate::protocol::Reply;
 
 /// A stone is dead when its own colour keeps its point in fewer than this
 /// share of playouts ((1 - t) / 2 of them): ownership is +1 / -1 per

@@ -1,7 +1,6 @@
 //! Handicap placement and game records (loadsgf, printsgf).
 
 use super::GoSession;
-use crate::engine::Reply;
 use crate::game::go::sgf::{self, GameRecord};
 use crate::game::go::{fixed_handicap, Move, Point, Position};
 use crate::game::{Color, Game};
@@ -10,6 +9,7 @@ use crate::protocol::reply::{
     SYNTAX_ERROR,
 };
 use crate::protocol::vertex::Vertex;
+use crate::protocol::Reply;
 
 pub(super) fn empty_record(pos: &Position) -> GameRecord {
     GameRecord {

@@ -2,11 +2,12 @@
 //! into a move.
 
 use super::GoSession;
-use crate::engine::connection::{Connection, OnInput};
+use crate::engine::think::OnInput;
 use crate::engine::think::{Stream, Thought};
-use crate::engine::Reply;
 use crate::game::go::{Move, Position};
 use crate::game::{Color, Game, Outcome, OwnershipSums};
+use crate::protocol::connection::Connection;
+use crate::protocol::Reply;
 use crate::protocol::Vertex;
 use crate::search::{Decision, Limits, SearchInfo};
 
