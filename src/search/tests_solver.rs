@@ -75,3 +75,29 @@ fn games_without_proven_outcomes_prove_nothing() {
     run(&mut s, playouts(2000));
     assert!(s.trees[0].nodes.iter().all(|n| n.proof == 0));
 }
+
+#[test]
+fn hex_and_connect_four_prove_a_win_in_one() {
+    use crate::game::{connect4, hex};
+    // Hex 3x3: Black holds b1 and b2; b3 joins top and bottom.
+    let mut pos = hex::Position::new(3).unwrap();
+    for name in ["b1", "a1", "b2", "a2"] {
+        let cell = pos.parse_cell(name).unwrap();
+        pos.play(hex::Move::Play(cell)).unwrap();
+    }
+    let win = hex::Move::Play(pos.parse_cell("b3").unwrap());
+    let mut s = search(no_early_stop(), &pos);
+    run(&mut s, playouts(500));
+    assert!(root_proofs(&s).contains(&(win, PROVEN_WIN)));
+    assert_eq!(s.decide(), Some(Decision::Play(win)));
+
+    // Connect Four 7x6: the first player has three in column 1 (index 0).
+    let mut pos = connect4::Position::new(7, 6).unwrap();
+    for col in [0, 1, 0, 1, 0, 1] {
+        pos.play(col).unwrap();
+    }
+    let mut s = search(no_early_stop(), &pos);
+    run(&mut s, playouts(500));
+    assert!(root_proofs(&s).contains(&(0, PROVEN_WIN)));
+    assert_eq!(s.decide(), Some(Decision::Play(0)));
+}

@@ -450,6 +450,12 @@ impl Game for Position {
         }
     }
 
+    /// Four in a row and a full board are final: the search may treat
+    /// them as proofs (the solver ignores draws).
+    fn proven_outcome(&self) -> Option<Outcome> {
+        self.outcome()
+    }
+
     fn hash(&self) -> u64 {
         mix(self.key())
     }

@@ -397,6 +397,12 @@ impl Game for Position {
         self.winner.map(Outcome::Win)
     }
 
+    /// A connected pair of edges is final: the search may treat it as a
+    /// proof (MCTS-solver).
+    fn proven_outcome(&self) -> Option<Outcome> {
+        self.outcome()
+    }
+
     fn hash(&self) -> u64 {
         self.hash
     }
