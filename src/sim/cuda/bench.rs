@@ -122,7 +122,7 @@ pub fn bench(
                     GoKernel::PlayoutPerThread
                     | GoKernel::PlayoutPerThread3x3
                     | GoKernel::PlayoutPerThreadM2 => tps.unwrap_or_else(|| {
-                        super::tuning::threads_per_sm(super::compile::Source::Go, size * size)
+                        super::tuning::threads_per_sm(super::family::Family::Go, size * size)
                     }),
                 },
                 game: "go",
@@ -161,7 +161,7 @@ pub fn bench(
                         HexVariant::CompressShared | HexVariant::Packed => 0,
                         _ => tps.unwrap_or_else(|| {
                             super::tuning::threads_per_sm(
-                                super::compile::Source::Havannah,
+                                super::family::Family::Havannah,
                                 hex::cell_count(side),
                             )
                         }),

@@ -9,8 +9,8 @@ pub use super::check_stats::fixed_positions;
 use super::check_stats::{
     blocks_check, cached_cpu_stats, go_reference_name, stats_check, GO_POLICIES,
 };
-use super::compile::Source;
 use super::device::{GoKernel, Gpu, HexVariant};
+use super::family::Family;
 use super::hex;
 use super::input::KernelPosition;
 use super::replay::replay_check;
@@ -186,8 +186,8 @@ where
         }
     };
     // Compiled here rather than inside the first timed replay of a size.
-    let go = opts.go_sizes.iter().map(|&size| (Source::Go, size));
-    let hex = opts.hex_sizes.iter().map(|&size| (Source::Havannah, size));
+    let go = opts.go_sizes.iter().map(|&size| (Family::Go, size));
+    let hex = opts.hex_sizes.iter().map(|&size| (Family::Havannah, size));
     for (source, size) in go.chain(hex) {
         let started = std::time::Instant::now();
         let result = match gpu.prepare(source, size) {

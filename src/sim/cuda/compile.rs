@@ -14,6 +14,7 @@
 //! 35 s before the engine could answer, and the driver and NVRTC cache
 //! each size's result on disk.
 
+use super::family::Family;
 use super::CudaError;
 use crate::sim::go_rollout::GoPolicy;
 use cudarc::nvrtc::{CompileError, CompileOptions, Ptx};
@@ -56,13 +57,6 @@ const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// A kernel source file the backend compiles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
-    Go,
-    Havannah,
-}
-
 /// Which of a game's kernels a GPU compiles: every one (benchmarks and
 /// checks compare them all), or only those the engine plays with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -98,18 +92,7 @@ fn manifest() -> impl Iterator<Item = (&'static str, &'static str, &'static str)
         })
 }
 
-impl Source {
-    pub const ALL: [Source; 2] = [Source::Go, Source::Havannah];
-
-    /// A short file stem for the source's PTX, and its game in the
-    /// manifest.
-    pub fn stem(self) -> &'static str {
-        match self {
-            Source::Go => "go",
-            Source::Havannah => "havannah",
-        }
-    }
-
+impl Family {
     /// The kernel files of `set`, in the manifest's order.
     pub fn files(self, set: KernelSet) -> Vec<&'static str> {
         manifest()
@@ -188,13 +171,13 @@ pub fn nvrtc_present() -> bool {
 
 /// Compiles every kernel of one source for `arch` (such as `compute_90`)
 /// into PTX: the kernels of one board size, or with `None` of every size.
-pub fn compile(source: Source, size: Option<usize>, arch: &str) -> Result<Ptx, CudaError> {
+pub fn compile(source: Family, size: Option<usize>, arch: &str) -> Result<Ptx, CudaError> {
     compile_set(source, KernelSet::All, size, arch)
 }
 
 /// [`compile`] for the kernels of `set` only.
 pub fn compile_set(
-    source: Source,
+    source: Family,
     set: KernelSet,
     size: Option<usize>,
     arch: &str,
@@ -239,7 +222,7 @@ pub fn compile_set(
 /// source's file stem (`go`, `havannah`) with its PTX text, so a developer
 /// can feed it to `ptxas -v` for register and spill counts.
 pub fn compile_all(arch: &str) -> Result<Vec<(&'static str, String)>, CudaError> {
-    Source::ALL
+    Family::ALL
         .iter()
         .map(|&source| Ok((source.stem(), compile(source, None, arch)?.to_src())))
         .collect()
@@ -255,7 +238,7 @@ mod tests {
     #[test]
     fn compile_all_compiles_or_reports_the_missing_library() {
         match compile_all("compute_90") {
-            Ok(ptx) => assert!(nvrtc_present() && ptx.len() == Source::ALL.len()),
+            Ok(ptx) => assert!(nvrtc_present() && ptx.len() == Family::ALL.len()),
             Err(CudaError::NoNvrtcLibrary) => assert!(!nvrtc_present()),
             Err(e) => panic!("kernels failed to compile: {e}"),
         }
@@ -265,7 +248,7 @@ mod tests {
     fn rejects_a_malformed_architecture() {
         if nvrtc_present() {
             assert!(matches!(
-                compile(Source::Go, None, "sm_90; rm"),
+                compile(Family::Go, None, "sm_90; rm"),
                 Err(CudaError::Input(_))
             ));
         }
@@ -296,17 +279,17 @@ mod tests {
 
     #[test]
     fn the_engine_compiles_only_what_its_policy_plays() {
-        let patterns = Source::Go.files(KernelSet::Engine(GoPolicy::Patterns));
+        let patterns = Family::Go.files(KernelSet::Engine(GoPolicy::Patterns));
         assert!(patterns.contains(&"go_bits_patterns.cu") && patterns.contains(&"go_bits.cu"));
         assert!(!patterns.contains(&"go_rows.cu") && !patterns.contains(&"go_points.cu"));
-        let m2 = Source::Go.files(KernelSet::Engine(GoPolicy::M2));
+        let m2 = Family::Go.files(KernelSet::Engine(GoPolicy::M2));
         assert!(m2.contains(&"go_points.cu") && !m2.contains(&"go_rows.cu"));
-        let all = Source::Go.files(KernelSet::All);
+        let all = Family::Go.files(KernelSet::All);
         assert_eq!(all.len(), 8);
         assert_eq!(all[0], "go_weights.cu", "weights and tables first");
         assert_eq!(
-            Source::Havannah.files(KernelSet::Engine(GoPolicy::Random)),
-            Source::Havannah.files(KernelSet::All)
+            Family::Havannah.files(KernelSet::Engine(GoPolicy::Random)),
+            Family::Havannah.files(KernelSet::All)
         );
     }
 
@@ -326,7 +309,7 @@ mod tests {
         ];
         for size in [9usize, 19] {
             for (set, policies) in sets {
-                let ptx = compile_set(Source::Go, KernelSet::Engine(set), Some(size), "compute_90")
+                let ptx = compile_set(Family::Go, KernelSet::Engine(set), Some(size), "compute_90")
                     .unwrap_or_else(|e| panic!("{set:?} size {size}: {e}"))
                     .to_src();
                 assert!(!ptx.contains("go_rows_random"), "{set:?} {size}");
@@ -368,8 +351,8 @@ mod tests {
     #[test]
     fn each_size_compiles_alone() {
         let cases = [
-            (Source::Go, &[9usize, 13, 19][..]),
-            (Source::Havannah, &[4, 6, 8, 10][..]),
+            (Family::Go, &[9usize, 13, 19][..]),
+            (Family::Havannah, &[4, 6, 8, 10][..]),
         ];
         for (source, sizes) in cases {
             let full = source.text(KernelSet::All);
@@ -388,8 +371,8 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{} size {size}: {e}", source.stem()))
                     .to_src();
                 let entry = |s: usize| match source {
-                    Source::Go => format!(".entry go_bits_random_{s}("),
-                    Source::Havannah => format!(".entry hex_packed_{s}("),
+                    Family::Go => format!(".entry go_bits_random_{s}("),
+                    Family::Havannah => format!(".entry hex_packed_{s}("),
                 };
                 assert!(ptx.contains(&entry(size)));
                 for &other in sizes.iter().filter(|&&o| o != size) {

@@ -3,8 +3,8 @@
 //! Finding the GPUs is `discovery`'s, the board sizes with kernels
 //! `variants`'.
 
-use super::compile::Source;
 use super::discovery::{device_info, DeviceInfo};
+use super::family::Family;
 use super::grid::{
     self, playout_config, point_block, point_config, replay_config, whole_waves_config,
 };
@@ -28,8 +28,8 @@ pub struct Gpu {
     /// launches run on the caller's stream (one per launch slot, see
     /// `simulator.rs`), so that batches of several threads overlap.
     pub stream: Arc<CudaStream>,
-    pub(super) go: Modules,
-    pub(super) hex: Modules,
+    /// Each family's modules, indexed by `Family as usize`.
+    pub(super) modules: [Modules; Family::ALL.len()],
     /// Which kernels the modules hold (see the manifest,
     /// `kernels/manifest`): all of them unless the engine asked for only
     /// its own.
@@ -54,8 +54,7 @@ impl Gpu {
             info,
             ctx,
             stream,
-            go: Modules::default(),
-            hex: Modules::default(),
+            modules: Default::default(),
             kernel_set: Default::default(),
             threads_per_sm: None,
             bits_block: None,
@@ -64,17 +63,17 @@ impl Gpu {
     }
 
     fn go_function(&self, kind: &str, size: usize) -> Result<CudaFunction, CudaError> {
-        let go = self.module(Source::Go, size)?;
+        let go = self.module(Family::Go, size)?;
         Ok(go.load_function(&format!("go_{kind}_{size}"))?)
     }
 
     fn go_bits_function(&self, kind: &str, size: usize) -> Result<CudaFunction, CudaError> {
-        let go = self.module(Source::Go, size)?;
+        let go = self.module(Family::Go, size)?;
         Ok(go.load_function(&format!("go_bits_{kind}_{size}"))?)
     }
 
     fn hex_function(&self, kind: &str, side: usize) -> Result<CudaFunction, CudaError> {
-        let hex = self.module(Source::Havannah, side)?;
+        let hex = self.module(Family::Havannah, side)?;
         Ok(hex.load_function(&format!("hex_{kind}_{side}"))?)
     }
 
@@ -113,10 +112,8 @@ impl Gpu {
                     leaf_count,
                     playouts_per_leaf,
                     sms,
-                    self.threads_per_sm.unwrap_or(super::tuning::threads_per_sm(
-                        super::compile::Source::Go,
-                        size * size,
-                    )),
+                    self.threads_per_sm
+                        .unwrap_or(super::tuning::threads_per_sm(Family::Go, size * size)),
                 ),
             ),
             GoKernel::PointPerThread => (
@@ -161,12 +158,12 @@ impl Gpu {
             GoKernel::PlayoutPerThreadShared => {
                 let f = self.go_function("shared", size)?;
                 let per_thread =
-                    self.read_global_u32(Source::Go, size, &format!("go_shared_bytes_{size}"))?;
+                    self.read_global_u32(Family::Go, size, &format!("go_shared_bytes_{size}"))?;
                 let cfg = self.shared_config(&f, per_thread, leaf_count, playouts_per_leaf)?;
                 (f, cfg)
             }
         };
-        // Boards of N² bytes and headers of GO_HEADER_WORDS i32 per leaf.
+        // Boards of N² bytes and headers of `Family::Go.header_words()` i32 per leaf.
         self.launch_playouts(
             stream,
             &f,
@@ -198,7 +195,7 @@ impl Gpu {
 
     /// A `u32` the kernels export as a `__constant__` (sizes of device
     /// structs the host must not guess).
-    fn read_global_u32(&self, source: Source, size: usize, name: &str) -> Result<u32, CudaError> {
+    fn read_global_u32(&self, source: Family, size: usize, name: &str) -> Result<u32, CudaError> {
         let module = self.module(source, size)?;
         let mut symbol = module.get_global(name, &self.stream)?;
         // SAFETY: the symbol is one `u32` (`extern "C" __constant__ u32`).
@@ -352,11 +349,11 @@ impl Gpu {
         let f = self.hex_function(variant.stem(), side)?;
         let cfg = if variant == HexVariant::CompressShared {
             let per_thread =
-                self.read_global_u32(Source::Havannah, side, &format!("hex_shared_bytes_{side}"))?;
+                self.read_global_u32(Family::Havannah, side, &format!("hex_shared_bytes_{side}"))?;
             self.shared_config(&f, per_thread, leaf_count, playouts_per_leaf)?
         } else if variant == HexVariant::Packed {
             let per_thread =
-                self.read_global_u32(Source::Havannah, side, &format!("hex_packed_bytes_{side}"))?;
+                self.read_global_u32(Family::Havannah, side, &format!("hex_packed_bytes_{side}"))?;
             self.interleaved_config(&f, per_thread, leaf_count, playouts_per_leaf)?
         } else {
             playout_config(
@@ -364,7 +361,7 @@ impl Gpu {
                 playouts_per_leaf,
                 self.info.multiprocessors.max(1) as u32,
                 self.threads_per_sm.unwrap_or(super::tuning::threads_per_sm(
-                    super::compile::Source::Havannah,
+                    Family::Havannah,
                     hex::cell_count(side),
                 )),
             )

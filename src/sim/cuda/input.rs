@@ -6,7 +6,7 @@
 //! point, consecutive passes, komi, Go's last move). A game position implements
 //! [`KernelPosition`] to say how it maps onto that.
 
-use super::compile::Source;
+use super::family::{Family, MAX_HEADER_WORDS};
 use crate::game::{Color, Game};
 
 /// Kernel colour codes.
@@ -47,19 +47,44 @@ pub struct HexLeafInput {
     pub to_move: Color,
 }
 
+/// A leaf as every kernel family reads it: its family and board size,
+/// one colour code per kernel point, and the family's header words (the
+/// first [`Family::header_words`] of `header`).
 #[derive(Clone, Debug, PartialEq)]
-pub enum KernelInput {
-    Go(GoLeafInput),
-    Havannah(HexLeafInput),
+pub struct KernelInput {
+    pub family: Family,
+    pub size: usize,
+    pub colors: Vec<u8>,
+    pub header: [i32; MAX_HEADER_WORDS],
 }
 
-impl KernelInput {
-    /// The kernel source that simulates this leaf, and its board size
-    /// (Havannah: the side).
-    pub fn source_and_size(&self) -> (Source, usize) {
-        match self {
-            KernelInput::Go(g) => (Source::Go, g.size),
-            KernelInput::Havannah(h) => (Source::Havannah, h.side),
+impl From<GoLeafInput> for KernelInput {
+    /// go.cu's `GoLeaf`: to move, ko point (-1: none), passes, komi in
+    /// half points, last move (-1: none).
+    fn from(g: GoLeafInput) -> KernelInput {
+        KernelInput {
+            family: Family::Go,
+            size: g.size,
+            header: [
+                color_code(g.to_move) as i32,
+                g.ko.map_or(-1, |k| k as i32),
+                g.consecutive_passes as i32,
+                (g.komi * 2.0).round() as i32,
+                g.last_move.map_or(-1, |p| p as i32),
+            ],
+            colors: g.colors,
+        }
+    }
+}
+
+impl From<HexLeafInput> for KernelInput {
+    /// havannah.cu's `HexLeaf`: to move, then padding.
+    fn from(h: HexLeafInput) -> KernelInput {
+        KernelInput {
+            family: Family::Havannah,
+            size: h.side,
+            header: [color_code(h.to_move) as i32, 0, 0, 0, 0],
+            colors: h.colors,
         }
     }
 }

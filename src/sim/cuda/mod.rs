@@ -18,8 +18,10 @@
 //! - [`discovery`]: finding the GPUs (without contexts); [`device`]: the
 //!   driver side: context, launches; `modules`: each game's kernels
 //!   compiled and loaded per board size on first use.
-//! - [`variants`]: the kernel flavours per game ([`GoKernel`], [`HexVariant`])
-//!   and the board sizes that have kernels.
+//! - [`family`]: the kernel families, one per game with kernels: all the
+//!   backend knows of a family (header words, points, sizes with kernels,
+//!   tables, launch and replay entry points) in one place.
+//! - [`variants`]: the kernel flavours per family ([`GoKernel`], [`HexVariant`]).
 //! - [`hex`]: Havannah board geometry shared by the host and the kernels.
 //! - [`input`]: how a position becomes kernel input ([`KernelPosition`]).
 //! - [`simulator`]: the simulator itself, [`CudaSimulator`]; [`slot`]: its
@@ -38,6 +40,7 @@ mod check_tables;
 pub mod compile;
 pub mod device;
 pub mod discovery;
+pub mod family;
 mod grid;
 pub mod hex;
 pub mod input;
@@ -73,13 +76,13 @@ pub mod tuning {
     /// with `gpu_probe bench ... 128,256,512,1024,2048` on an H200
     /// (2026-11-21): Go 9x9 best at 128, 13x13 and 19x19 at 2048;
     /// Havannah side 4 at 512, sides 8 and 10 at 1024.
-    pub fn threads_per_sm(source: super::compile::Source, points: usize) -> u32 {
-        use super::compile::Source;
+    pub fn threads_per_sm(source: super::family::Family, points: usize) -> u32 {
+        use super::family::Family;
         match (source, points) {
-            (Source::Go, 0..=100) => 128,
-            (Source::Go, _) => 2048,
-            (Source::Havannah, 0..=60) => 512,
-            (Source::Havannah, _) => 1024,
+            (Family::Go, 0..=100) => 128,
+            (Family::Go, _) => 2048,
+            (Family::Havannah, 0..=60) => 512,
+            (Family::Havannah, _) => 1024,
         }
     }
     /// The Go kernel `CudaSimulator` uses for `policy` on a board of

@@ -1,10 +1,10 @@
 //! Each game's kernels, compiled and loaded one board size at a time: a
 //! GPU compiles only the sizes it is asked for (see `compile.rs` for why).
 
-use super::compile::{compile_set, Source};
+use super::compile::compile_set;
 use super::device::Gpu;
+use super::family::Family;
 use super::hex::HexGeometry;
-use super::variants::check_size;
 use super::CudaError;
 use cudarc::driver::CudaModule;
 use std::sync::Arc;
@@ -14,20 +14,17 @@ use std::sync::Arc;
 pub(super) struct Modules(std::sync::Mutex<Vec<(usize, Arc<CudaModule>)>>);
 
 impl Gpu {
-    /// Compiles and loads `source`'s kernels for board size `size` unless
+    /// Compiles and loads `family`'s kernels for board size `size` unless
     /// that was done before. The engine calls it when a size is set, so
     /// that a search never waits for it; a kernel launch of a size not yet
     /// prepared prepares it then.
-    pub fn prepare(&self, source: Source, size: usize) -> Result<(), CudaError> {
-        self.module(source, size).map(|_| ())
+    pub fn prepare(&self, family: Family, size: usize) -> Result<(), CudaError> {
+        self.module(family, size).map(|_| ())
     }
 
-    pub(super) fn module(&self, source: Source, size: usize) -> Result<Arc<CudaModule>, CudaError> {
-        check_size(source, size)?;
-        let modules = match source {
-            Source::Go => &self.go,
-            Source::Havannah => &self.hex,
-        };
+    pub(super) fn module(&self, family: Family, size: usize) -> Result<Arc<CudaModule>, CudaError> {
+        family.check_size(size)?;
+        let modules = &self.modules[family as usize];
         // Held while compiling: a second thread wanting the same module
         // waits for it rather than compiling it again.
         let mut loaded = modules.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -36,18 +33,15 @@ impl Gpu {
         }
         let started = std::time::Instant::now();
         let module = self.ctx.load_module(compile_set(
-            source,
+            family,
             self.kernel_set,
             Some(size),
             &self.info.arch(),
         )?)?;
-        match source {
-            Source::Go => self.upload_go_tables(&module)?,
-            Source::Havannah => self.upload_hex_tables(&module, size)?,
-        }
+        family.upload_tables(self, &module, size)?;
         tracing::info!(
             "{} kernels for size {size} compiled and loaded in {:.1} s",
-            source.stem(),
+            family.stem(),
             started.elapsed().as_secs_f64()
         );
         loaded.push((size, module.clone()));
@@ -55,7 +49,7 @@ impl Gpu {
     }
 
     /// The pattern table the Go pattern kernels read.
-    fn upload_go_tables(&self, go: &Arc<CudaModule>) -> Result<(), CudaError> {
+    pub(super) fn upload_go_tables(&self, go: &Arc<CudaModule>) -> Result<(), CudaError> {
         let table = &crate::sim::go_rollout::PATTERN_TABLE;
         let mut symbol = go.get_global("go_pattern_table", &self.stream)?;
         // SAFETY: the symbol is `__device__ u64 go_pattern_table[1024]`
@@ -68,7 +62,11 @@ impl Gpu {
     }
 
     /// The neighbour and corner/edge tables of a Havannah board of `side`.
-    fn upload_hex_tables(&self, hex: &Arc<CudaModule>, side: usize) -> Result<(), CudaError> {
+    pub(super) fn upload_hex_tables(
+        &self,
+        hex: &Arc<CudaModule>,
+        side: usize,
+    ) -> Result<(), CudaError> {
         let g = HexGeometry::new(side);
         let mut nbr = hex.get_global(&format!("hex_nbr_{side}"), &self.stream)?;
         // SAFETY: the symbol is `short[cells * 6]`; the view is

@@ -123,7 +123,8 @@ impl<G: KernelPosition + Rollout> Simulator<G> for GpuSimulator<G> {
     /// failure is logged, and the playouts that need the kernels fail
     /// over to the CPU as any GPU failure does.
     fn prepare(&self, pos: &G) {
-        let (source, size) = pos.kernel_input().source_and_size();
+        let input = pos.kernel_input();
+        let (source, size) = (input.family, input.size);
         for gpu in &self.gpus {
             match gpu.gpu().prepare(source, size) {
                 Ok(()) | Err(CudaError::UnsupportedSize { .. }) => {}

@@ -44,7 +44,7 @@ impl KernelPosition for go::Position {
             Some(go::Move::Play(p)) => Some(board.dense_index(p.0 as usize)),
             _ => None,
         };
-        KernelInput::Go(GoLeafInput {
+        KernelInput::from(GoLeafInput {
             size: n,
             colors,
             to_move: self.to_move(),
@@ -85,7 +85,7 @@ impl KernelPosition for havannah::Position {
         let colors = (0..self.num_cells())
             .map(|k| code(self.color_at(havannah::Cell(k as u16))))
             .collect();
-        KernelInput::Havannah(HexLeafInput {
+        KernelInput::from(HexLeafInput {
             side: self.side(),
             colors,
             to_move: self.to_move(),
@@ -230,6 +230,7 @@ pub fn fill_cpu_cache_project(opts: &CheckOptions) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::family::Family;
     use super::super::hex::HexGeometry;
     use super::*;
 
@@ -256,13 +257,13 @@ mod tests {
         let p = pos.point(2, 3).unwrap();
         Game::play(&mut pos, go::Move::Play(p)).unwrap();
         Game::play(&mut pos, go::Move::Pass).unwrap();
-        let KernelInput::Go(input) = pos.kernel_input() else {
-            panic!("not Go")
-        };
+        let input = pos.kernel_input();
+        assert_eq!((input.family, input.size), (Family::Go, 9));
         assert_eq!(input.colors[3 * 9 + 2], BLACK);
         assert_eq!(input.colors.iter().filter(|&&c| c != EMPTY).count(), 1);
-        assert_eq!(input.to_move, Color::Black);
-        assert_eq!(input.consecutive_passes, 1);
+        // GoLeaf: Black to move, no ko, one pass, komi 7.5 as 15 half
+        // points, no last move (a pass).
+        assert_eq!(input.header, [BLACK as i32, -1, 1, 15, -1]);
         assert_eq!(pos.point_of_move(go::Move::Play(p)), Some(3 * 9 + 2));
     }
 }

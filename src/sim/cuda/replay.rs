@@ -2,11 +2,10 @@
 //! with the CPU rules, replayed by the kernels, final states compared.
 
 use super::check::CheckOptions;
-use super::compile::Source;
 use super::device::{GoKernel, Gpu, HexVariant};
-use super::input::{KernelInput, KernelPosition};
+use super::family::KernelChoice;
+use super::input::KernelPosition;
 use super::CudaError;
-use crate::game::{Color, Outcome};
 use crate::sim::FastRng;
 
 /// A random legal move sequence from `start`, at most `max_moves` long.
@@ -40,11 +39,8 @@ pub fn replay_check<G: KernelPosition>(
     hex_variant: HexVariant,
 ) -> Result<(bool, String), CudaError> {
     let input = start.kernel_input();
-    let (source, size) = input.source_and_size();
-    let points = match &input {
-        KernelInput::Go(g) => g.size * g.size,
-        KernelInput::Havannah(h) => h.colors.len(),
-    };
+    let (family, size) = (input.family, input.size);
+    let points = input.colors.len();
     // Generate on several threads: the CPU side is the slow one.
     let n = opts.sequences;
     let threads = opts.threads.max(1);
@@ -82,13 +78,11 @@ pub fn replay_check<G: KernelPosition>(
     }
     let cpu_seconds = clock.elapsed().as_secs_f64();
     let clock = std::time::Instant::now();
-    let (boards, results) = match source {
-        Source::Go => gpu.replay_go(size, go_kernel, &flat, max_moves)?,
-        Source::Havannah => {
-            let first = super::input::color_code(start.to_move()) as i32;
-            gpu.replay_hex(size, hex_variant, &flat, max_moves, first)?
-        }
+    let choice = KernelChoice {
+        go: go_kernel,
+        hex: hex_variant,
     };
+    let (boards, results) = family.replay(gpu, size, choice, &flat, max_moves, start.to_move())?;
     let gpu_seconds = clock.elapsed().as_secs_f64();
     let mut mismatches = 0;
     let mut first_bad = String::new();
@@ -97,10 +91,7 @@ pub fn replay_check<G: KernelPosition>(
     for (i, (pos, moves)) in games.iter().enumerate() {
         total_moves += moves.len();
         let r = &results[i * 4..i * 4 + 4];
-        let cpu_colors = match pos.kernel_input() {
-            KernelInput::Go(g) => g.colors,
-            KernelInput::Havannah(h) => h.colors,
-        };
+        let cpu_colors = pos.kernel_input().colors;
         let mut why = Vec::new();
         if r[0] != 0 {
             why.push(format!("kernel rejected move {}", r[0] - 1));
@@ -108,27 +99,7 @@ pub fn replay_check<G: KernelPosition>(
         if boards[i * points..(i + 1) * points] != cpu_colors[..] {
             why.push("board differs".to_string());
         }
-        if source == Source::Go {
-            if let Some([b, w]) = pos.captures() {
-                if [r[1] as u32, r[2] as u32] != [b, w] {
-                    why.push(format!("captures {:?} vs cpu {:?}", [r[1], r[2]], [b, w]));
-                }
-            }
-            if let Some(diff) = pos.area_difference() {
-                if r[3] != diff {
-                    why.push(format!("area {} vs cpu {diff}", r[3]));
-                }
-            }
-        } else {
-            let cpu_winner = match pos.outcome() {
-                Some(Outcome::Win(Color::Black)) => 1,
-                Some(Outcome::Win(Color::White)) => 2,
-                _ => 0,
-            };
-            if r[1] != cpu_winner {
-                why.push(format!("winner {} vs cpu {cpu_winner}", r[1]));
-            }
-        }
+        why.extend(family.replay_mismatches(r, pos));
         if pos.outcome().is_some() {
             finished += 1;
         }

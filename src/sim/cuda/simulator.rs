@@ -12,12 +12,10 @@
 //! own reused buffers, so one thread's kernel runs while another's copies
 //! go through and the host threads descend and back up the tree.
 
-use super::compile::Source;
 use super::device::{GoKernel, Gpu, HexVariant};
-use super::hex;
-use super::input::{color_code, KernelInput, KernelPosition};
+use super::family::{Family, KernelChoice, MAX_HEADER_WORDS};
+use super::input::KernelPosition;
 use super::slot::{ensure_len, Slot, Slots};
-use super::variants::check_size;
 use super::{tuning, CudaError};
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{AmafCount, LeafStats, Simulator};
@@ -52,7 +50,7 @@ pub fn stats_stride(moves: usize) -> usize {
 /// [`tuning::MAX_DEVICE_BYTES`] (so all slots together stay under it) and
 /// to the grid's y limit.
 fn leaves_per_chunk(points: usize, slots: usize) -> usize {
-    let per_leaf_bytes = stats_stride(points) * 4 + points + 4 * GO_HEADER_WORDS;
+    let per_leaf_bytes = stats_stride(points) * 4 + points + 4 * MAX_HEADER_WORDS;
     (tuning::MAX_DEVICE_BYTES / slots.max(1) / per_leaf_bytes).clamp(1, MAX_LEAVES_PER_LAUNCH)
 }
 
@@ -150,24 +148,10 @@ impl<G> CudaSimulator<G> {
 /// What the kernels need to know of a batch besides its arrays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct BatchShape {
-    source: Source,
+    source: Family,
     size: usize,
     points: usize,
 }
-
-/// i32 words of one leaf header: `GoLeaf` in go.cu (to move, ko, passes,
-/// komi in half points, last move), `HexLeaf` in havannah.cu (to move,
-/// padding).
-fn header_words(source: Source) -> usize {
-    match source {
-        Source::Go => GO_HEADER_WORDS,
-        Source::Havannah => HEX_HEADER_WORDS,
-    }
-}
-
-/// Words of go.cu's `GoLeaf` and havannah.cu's `HexLeaf`.
-pub const GO_HEADER_WORDS: usize = 5;
-pub const HEX_HEADER_WORDS: usize = 4;
 
 /// Flattens `leaves` into the kernels' arrays, `boards` (one colour byte
 /// per point per leaf) and `headers` ([`header_words`] i32 per
@@ -182,31 +166,12 @@ fn flatten_into<G: KernelPosition>(
     let mut shape: Option<BatchShape> = None;
     for leaf in leaves {
         let input = leaf.kernel_input();
-        let (source, size) = input.source_and_size();
-        let (colors, header) = match input {
-            KernelInput::Go(g) => {
-                let ko = g.ko.map_or(-1, |k| k as i32);
-                let komi2 = (g.komi * 2.0).round() as i32;
-                let last = g.last_move.map_or(-1, |p| p as i32);
-                let header = [
-                    color_code(g.to_move) as i32,
-                    ko,
-                    g.consecutive_passes as i32,
-                    komi2,
-                    last,
-                ];
-                (g.colors, header)
-            }
-            KernelInput::Havannah(h) => (h.colors, [color_code(h.to_move) as i32, 0, 0, 0, 0]),
-        };
-        let points = match source {
-            Source::Go => size * size,
-            Source::Havannah => hex::cell_count(size),
-        };
-        if colors.len() != points {
+        let (source, size) = (input.family, input.size);
+        let points = source.points(size);
+        if input.colors.len() != points {
             return Err(CudaError::Input(format!(
                 "leaf has {} points, expected {points}",
-                colors.len()
+                input.colors.len()
             )));
         }
         let here = BatchShape {
@@ -218,9 +183,9 @@ fn flatten_into<G: KernelPosition>(
             None => {
                 // Refuse sizes without kernels before copying anything, so
                 // a caller that falls back to the CPU loses no time here.
-                check_size(source, size)?;
+                source.check_size(size)?;
                 boards.reserve(points * leaves.len());
-                headers.reserve(header_words(source) * leaves.len());
+                headers.reserve(source.header_words() * leaves.len());
                 shape = Some(here);
             }
             Some(s) if s != here => {
@@ -230,8 +195,8 @@ fn flatten_into<G: KernelPosition>(
             }
             Some(_) => {}
         }
-        boards.extend_from_slice(&colors);
-        headers.extend_from_slice(&header[..header_words(source)]);
+        boards.extend_from_slice(&input.colors);
+        headers.extend_from_slice(&input.header[..source.header_words()]);
     }
     shape.ok_or_else(|| CudaError::Input("empty batch".into()))
 }
@@ -259,7 +224,7 @@ impl<G: KernelPosition> CudaSimulator<G> {
         let shape = flatten_into(leaves, &mut slot.host_boards, &mut slot.host_headers)?;
         let points = shape.points;
         let stride = stats_stride(points);
-        let words = header_words(shape.source);
+        let words = shape.source.header_words();
         let chunk = leaves_per_chunk(points, self.slots.len());
         let stream = slot.stream.clone();
         for (c, start) in (0..leaves.len()).step_by(chunk).enumerate() {
@@ -287,32 +252,26 @@ impl<G: KernelPosition> CudaSimulator<G> {
             // Chunks after the first get their own seed so no two leaves
             // of one call share a stream.
             let chunk_seed = seed ^ (c as u64).wrapping_mul(0xA24B_AED4_963E_E407);
-            match shape.source {
-                Source::Go => self.gpu.launch_go(
-                    &stream,
-                    shape.size,
-                    self.go_kernel
-                        .unwrap_or_else(|| tuning::go_kernel(points, self.go_policy)),
-                    boards,
-                    headers,
-                    stats,
-                    n as u32,
-                    playouts_per_leaf,
-                    chunk_seed,
-                )?,
-                Source::Havannah => self.gpu.launch_hex(
-                    &stream,
-                    shape.size,
-                    self.hex_variant
-                        .unwrap_or_else(|| tuning::hex_variant(points)),
-                    boards,
-                    headers,
-                    stats,
-                    n as u32,
-                    playouts_per_leaf,
-                    chunk_seed,
-                )?,
-            }
+            let choice = KernelChoice {
+                go: self
+                    .go_kernel
+                    .unwrap_or_else(|| tuning::go_kernel(points, self.go_policy)),
+                hex: self
+                    .hex_variant
+                    .unwrap_or_else(|| tuning::hex_variant(points)),
+            };
+            shape.source.launch(
+                &self.gpu,
+                &stream,
+                shape.size,
+                choice,
+                boards,
+                headers,
+                stats,
+                n as u32,
+                playouts_per_leaf,
+                chunk_seed,
+            )?;
             slot.host_stats.clear();
             slot.host_stats.resize(n * stride, 0);
             stream.memcpy_dtoh(&stats.slice(0..n * stride), &mut slot.host_stats)?;
@@ -464,7 +423,7 @@ mod tests {
         let hex = [crate::game::havannah::Position::new(4).unwrap()];
         let (mut boards, mut headers) = (Vec::new(), Vec::new());
         flatten_into(&hex, &mut boards, &mut headers).unwrap();
-        assert_eq!(headers.len(), HEX_HEADER_WORDS);
+        assert_eq!(headers.len(), Family::Havannah.header_words());
     }
 
     #[test]
@@ -472,7 +431,7 @@ mod tests {
         for points in [81, 169, 361, 37, 271] {
             for slots in [1, 2, 4] {
                 let chunk = leaves_per_chunk(points, slots);
-                let per_leaf = stats_stride(points) * 4 + points + 4 * GO_HEADER_WORDS;
+                let per_leaf = stats_stride(points) * 4 + points + 4 * MAX_HEADER_WORDS;
                 assert!(chunk * per_leaf * slots <= tuning::MAX_DEVICE_BYTES);
                 assert!((1..=MAX_LEAVES_PER_LAUNCH).contains(&chunk));
             }

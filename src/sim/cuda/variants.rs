@@ -2,9 +2,6 @@
 //! and entry point runs (see `docs/gpu-kernels.md`), chosen by
 //! [`super::tuning`] unless a caller sets one.
 
-use super::compile::Source;
-use super::hex;
-use super::CudaError;
 use crate::sim::go_rollout::GoPolicy;
 
 /// Which Havannah find the playout kernel uses (Werner (2012) found no path
@@ -164,40 +161,6 @@ impl GoKernel {
 
 /// Go board sizes with kernels.
 pub const GO_SIZES: [usize; 3] = [9, 13, 19];
-
-/// `Ok` if kernels exist for Go on `size` x `size`.
-fn check_go_size(size: usize) -> Result<(), CudaError> {
-    if GO_SIZES.contains(&size) {
-        Ok(())
-    } else {
-        Err(CudaError::UnsupportedSize {
-            game: "Go",
-            size,
-            supported: "9, 13, 19",
-        })
-    }
-}
-
-/// `Ok` if `source` has kernels for board size `size`.
-pub fn check_size(source: Source, size: usize) -> Result<(), CudaError> {
-    match source {
-        Source::Go => check_go_size(size),
-        Source::Havannah => check_hex_size(size),
-    }
-}
-
-/// `Ok` if kernels exist for Havannah of side `side`.
-fn check_hex_size(side: usize) -> Result<(), CudaError> {
-    if hex::SIZES.contains(&side) {
-        Ok(())
-    } else {
-        Err(CudaError::UnsupportedSize {
-            game: "Havannah",
-            size: side,
-            supported: "4, 6, 8, 10",
-        })
-    }
-}
 
 #[cfg(test)]
 mod tests {
