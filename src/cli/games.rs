@@ -39,6 +39,9 @@ pub struct Registered {
 
 /// What a game with CUDA kernels adds to the command line.
 pub struct Kernels {
+    /// Its kernel family in the CUDA backend (what `check-gpu --game`
+    /// checks).
+    pub family: crate::sim::cuda::family::Family,
     /// `bench --backend cuda`: the kernel table over `sizes` (exit code).
     pub bench: fn(sizes: &[usize], args: &BenchArgs, gpus: &Option<Vec<usize>>) -> i32,
     /// `bench --backend cuda --search` on a board of `size`.
@@ -61,6 +64,7 @@ pub const GAMES: &[Registered] = &[
             gpu::all_moves("go", args.size, &start, args, &*sim)
         },
         kernels: Some(Kernels {
+            family: crate::sim::cuda::family::Family::Go,
             bench: |sizes, args, gpus| {
                 let kernels = super::bench_kernels(args);
                 if kernels.is_empty() {
@@ -108,6 +112,7 @@ pub const GAMES: &[Registered] = &[
             gpu::all_moves("havannah", args.size, &start, args, &*sim)
         },
         kernels: Some(Kernels {
+            family: crate::sim::cuda::family::Family::Havannah,
             bench: |sizes, args, gpus| {
                 gpu::bench(&[], sizes, &[], args.leaves, args.playouts, gpus)
             },

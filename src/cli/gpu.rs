@@ -6,6 +6,7 @@
 
 use crate::engine::Backend;
 use crate::protocol::session::SessionGame;
+use crate::sim::cuda::family::Family;
 use crate::sim::cuda::{self, check::CheckOptions, CudaError, GoKernel};
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::Simulator;
@@ -136,13 +137,22 @@ pub struct CheckGpuArgs {
     pub hex_sizes: Option<Vec<usize>>,
 }
 
-/// `warpstone check-gpu`: every kernel against the CPU rules. Exit code 0
-/// only if every check passed.
-pub fn check_gpu(args: &CheckGpuArgs) -> i32 {
+/// `warpstone check-gpu`: every kernel (of `only`'s family, when a game
+/// was named) against the CPU rules. Exit code 0 only if every check
+/// passed.
+pub fn check_gpu(args: &CheckGpuArgs, only: Option<Family>) -> i32 {
     let defaults = CheckOptions::default();
+    // A named game's family keeps its default sizes, the others none
+    // (unless their sizes are given).
+    let sizes = |given: &Option<Vec<usize>>, family: Family, default: &Vec<usize>| {
+        given.clone().unwrap_or_else(|| match only {
+            Some(f) if f != family => Vec::new(),
+            _ => default.clone(),
+        })
+    };
     let opts = CheckOptions {
-        go_sizes: args.go_sizes.clone().unwrap_or(defaults.go_sizes.clone()),
-        hex_sizes: args.hex_sizes.clone().unwrap_or(defaults.hex_sizes.clone()),
+        go_sizes: sizes(&args.go_sizes, Family::Go, &defaults.go_sizes),
+        hex_sizes: sizes(&args.hex_sizes, Family::Havannah, &defaults.hex_sizes),
         sequences: args.sequences,
         positions: args.positions,
         gpu_playouts: args.gpu_playouts,

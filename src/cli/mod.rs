@@ -12,7 +12,8 @@ use crate::bench::BenchOptions;
 use crate::engine::{Backend, EngineOptions};
 use crate::search::{SearchConfig, MAX_VIRTUAL_LOSS};
 use crate::sim::cuda::GoKernel;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use gpu::{BackendArg, GpuPolicyArg};
 use std::time::Duration;
 
@@ -433,7 +434,16 @@ fn default_threads() -> usize {
 
 /// Parses the command line, runs, and returns the exit code.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    // `check-gpu` checks every game with kernels unless a game is named.
+    let game_named = matches.value_source("game") == Some(ValueSource::CommandLine)
+        || matches
+            .subcommand()
+            .is_some_and(|(_, sub)| sub.value_source("game") == Some(ValueSource::CommandLine));
     if let Err(e) = init_logging(cli.verbose) {
         eprintln!("warpstone: {e}");
         return 2;
@@ -445,7 +455,7 @@ pub fn main() -> i32 {
             return 2;
         }
     };
-    if let Some(code) = run_command(&cli, game) {
+    if let Some(code) = run_command(&cli, game, game_named) {
         return code;
     }
     let seed = cli.seed.unwrap_or_else(|| {
@@ -484,7 +494,7 @@ pub fn main() -> i32 {
 
 /// Runs a subcommand for `game`, returning its exit code; `None` when
 /// there is none and the engine is to be served.
-fn run_command(cli: &Cli, game: &games::Registered) -> Option<i32> {
+fn run_command(cli: &Cli, game: &games::Registered, game_named: bool) -> Option<i32> {
     let kernels = || {
         game.kernels.as_ref().ok_or_else(|| {
             eprintln!("warpstone: --backend cuda: {}", no_kernels(game));
@@ -515,7 +525,14 @@ fn run_command(cli: &Cli, game: &games::Registered) -> Option<i32> {
                 2
             }
         },
-        Some(Command::CheckGpu(args)) => gpu::check_gpu(args),
+        Some(Command::CheckGpu(args)) => match (game_named, &game.kernels) {
+            (false, _) => gpu::check_gpu(args, None),
+            (true, Some(kernels)) => gpu::check_gpu(args, Some(kernels.family)),
+            (true, None) => {
+                eprintln!("warpstone check-gpu: {}", no_kernels(game));
+                2
+            }
+        },
         Some(Command::CheckKernels { arch, ptx_dir }) => {
             gpu::check_kernels(arch, ptx_dir.as_deref())
         }

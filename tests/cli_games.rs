@@ -1,0 +1,44 @@
+//! The command line takes any registered game: a game without kernels is
+//! refused by the GPU commands with the list of games that have them, and
+//! an unknown game is a usage error. Runs the built binary; needs no GPU.
+
+use std::process::Command;
+
+fn warpstone(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpstone"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("running warpstone");
+    let code = out.status.code().unwrap_or(-1);
+    (code, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn check_gpu_names_the_games_with_kernels_for_one_without() {
+    for args in [
+        &["check-gpu", "--game", "hex"][..],
+        &["--game", "connect4", "check-gpu"][..],
+    ] {
+        let (code, err) = warpstone(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("has no GPU kernels (games with kernels: go, havannah)"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn the_cuda_backend_is_refused_for_a_game_without_kernels() {
+    let (code, err) = warpstone(&["--game", "hex", "--backend", "cuda"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("hex has no GPU kernels"), "{err}");
+}
+
+#[test]
+fn an_unknown_game_is_a_usage_error() {
+    let (code, err) = warpstone(&["--game", "chess"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("chess"), "{err}");
+}
