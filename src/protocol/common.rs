@@ -1,11 +1,17 @@
-//! The commands every game's protocol answers alike: protocol_version,
-//! name, version, known_command, list_commands, quit and cputime. A game's
-//! adapter parses them with [`parse`] before its own commands and answers
-//! them with [`answer`], so an adapter holds only what its game adds.
+//! The commands every GTP-framed game answers alike: protocol_version,
+//! name, version, known_command, list_commands, quit and cputime, and on
+//! the shared [`GameSession`] undo, showboard, all_legal_moves,
+//! time_settings and time_left. A game's adapter parses them with
+//! [`parse`] before its own commands and answers them with [`answer`], so
+//! an adapter holds only what its game adds.
 
+use super::session::{GameSession, SessionGame};
+use super::time::{parse_time_left, parse_time_settings, TimeSystem};
 use super::Reply;
+use crate::game::Color;
 use crate::protocol::args::Args;
 use crate::protocol::{Expected, ParseError};
+use crate::search::time::Clock;
 
 /// One of the shared commands.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,6 +24,11 @@ pub enum CoreCommand {
     Quit,
     /// `cputime`: the engine's CPU seconds so far (gogui-twogtp asks).
     Cputime,
+    Undo,
+    ShowBoard,
+    AllLegalMoves,
+    TimeSettings(TimeSystem),
+    TimeLeft(Color, f64, i64),
 }
 
 /// The shared command named `name`, its arguments read from `args`;
@@ -35,13 +46,29 @@ pub fn parse(name: &str, args: &mut Args<'_>) -> Option<Result<CoreCommand, Pars
         "list_commands" => C::ListCommands,
         "quit" => C::Quit,
         "cputime" => C::Cputime,
+        "undo" => C::Undo,
+        "showboard" => C::ShowBoard,
+        "all_legal_moves" => C::AllLegalMoves,
+        "time_settings" => match parse_time_settings(args) {
+            Ok(system) => C::TimeSettings(system),
+            Err(e) => return Some(Err(e)),
+        },
+        "time_left" => match parse_time_left(args) {
+            Ok((color, seconds, stones)) => C::TimeLeft(color, seconds, stones),
+            Err(e) => return Some(Err(e)),
+        },
         _ => return None,
     };
     Some(Ok(command))
 }
 
-/// The reply to a shared command; `commands` is the adapter's whole list.
-pub fn answer(command: CoreCommand, commands: &[&str]) -> Reply {
+/// The reply to a shared command on `game`; `commands` is the adapter's
+/// whole list.
+pub fn answer<G: SessionGame>(
+    command: CoreCommand,
+    commands: &[&str],
+    game: &mut GameSession<G>,
+) -> Reply {
     match command {
         CoreCommand::ProtocolVersion => Reply::ok("2"),
         CoreCommand::Name => Reply::ok("Warpstone"),
@@ -49,7 +76,17 @@ pub fn answer(command: CoreCommand, commands: &[&str]) -> Reply {
         CoreCommand::KnownCommand(name) => Reply::ok(commands.contains(&name.as_str()).to_string()),
         CoreCommand::ListCommands => Reply::ok(commands.join("\n")),
         CoreCommand::Quit => Reply::Quit,
-        CoreCommand::Cputime => super::common::cputime_reply(),
+        CoreCommand::Cputime => cputime_reply(),
+        CoreCommand::Undo => game.undo(1),
+        CoreCommand::ShowBoard => game.showboard_reply(),
+        CoreCommand::AllLegalMoves => game.all_legal_reply(),
+        CoreCommand::TimeSettings(system) => {
+            game.clock = Clock::new(super::time_control(system));
+            Reply::empty()
+        }
+        CoreCommand::TimeLeft(color, seconds, stones) => {
+            super::apply_time_left(&mut game.clock, color, seconds, stones)
+        }
     }
 }
 
@@ -84,20 +121,46 @@ mod tests {
     }
 
     #[test]
-    fn answers_use_the_adapters_list() {
-        let list = ["name", "play"];
+    fn clock_commands_parse_and_bad_ones_are_errors() {
+        assert!(matches!(
+            parsed("time_settings 300 10 5"),
+            Some(Ok(CoreCommand::TimeSettings(_)))
+        ));
         assert_eq!(
-            answer(CoreCommand::KnownCommand("play".into()), &list),
+            parsed("time_left w 12.5 3"),
+            Some(Ok(CoreCommand::TimeLeft(Color::White, 12.5, 3)))
+        );
+        assert!(matches!(parsed("time_left x 1 0"), Some(Err(_))));
+        assert!(matches!(parsed("time_settings 1"), Some(Err(_))));
+    }
+
+    #[test]
+    fn answers_use_the_adapters_list_and_the_session() {
+        use crate::game::{hex, Game};
+        let mut game = GameSession::new(
+            crate::engine::EngineOptions::default(),
+            hex::Position::new(3).unwrap(),
+            crate::engine::cpu_simulator(),
+        );
+        let list = ["name", "play"];
+        let mut answer = |c| answer(c, &list, &mut game);
+        assert_eq!(
+            answer(CoreCommand::KnownCommand("play".into())),
             Reply::ok("true")
         );
         assert_eq!(
-            answer(CoreCommand::KnownCommand("komi".into()), &list),
+            answer(CoreCommand::KnownCommand("komi".into())),
             Reply::ok("false")
         );
-        assert_eq!(
-            answer(CoreCommand::ListCommands, &list),
-            Reply::ok("name\nplay")
-        );
-        assert_eq!(answer(CoreCommand::Quit, &list), Reply::Quit);
+        assert_eq!(answer(CoreCommand::ListCommands), Reply::ok("name\nplay"));
+        assert_eq!(answer(CoreCommand::Quit), Reply::Quit);
+        // Nothing to undo on a fresh board: refused, and nothing changes.
+        assert!(matches!(answer(CoreCommand::Undo), Reply::Failure(_)));
+        let Reply::Success(legal) = answer(CoreCommand::AllLegalMoves) else {
+            panic!("all_legal_moves failed")
+        };
+        assert_eq!(legal.split_whitespace().count(), 9);
+        assert_eq!(game.pos.move_number(), 0);
+        assert!(game.pos.outcome().is_none());
     }
 }

@@ -20,9 +20,7 @@ use crate::protocol::reply::{
     CANNOT_SCORE, GAME_OVER, ILLEGAL_MOVE, SYNTAX_ERROR, UNACCEPTABLE_SIZE, UNKNOWN_COMMAND,
     WRONG_TURN,
 };
-use crate::protocol::time::{parse_time_left, parse_time_settings};
-use crate::protocol::{Expected, ParseError, TimeSystem};
-use crate::search::time::Clock;
+use crate::protocol::{Expected, ParseError};
 use crate::sim::Simulator;
 use crate::solve::connect4::{centre_order, describe, Solver, Table};
 use std::sync::atomic::AtomicBool;
@@ -64,12 +62,7 @@ enum C4Command {
     ClearBoard,
     Play(Color, i64),
     Genmove(Color),
-    Undo,
-    ShowBoard,
     FinalScore,
-    AllLegalMoves,
-    TimeSettings(TimeSystem),
-    TimeLeft(Color, f64, i64),
     Solve,
     Unknown,
 }
@@ -110,15 +103,7 @@ fn parse(text: &str) -> Result<C4Command, ParseError> {
         "clear_board" => C::ClearBoard,
         "play" => C::Play(args.color()?, args.integer()?),
         "genmove" => C::Genmove(args.color()?),
-        "undo" => C::Undo,
-        "showboard" => C::ShowBoard,
         "final_score" => C::FinalScore,
-        "all_legal_moves" => C::AllLegalMoves,
-        "time_settings" => C::TimeSettings(parse_time_settings(&mut args)?),
-        "time_left" => {
-            let (color, seconds, stones) = parse_time_left(&mut args)?;
-            C::TimeLeft(color, seconds, stones)
-        }
         "warpstone-solve" => C::Solve,
         _ => return Ok(C::Unknown),
     };
@@ -321,7 +306,7 @@ impl Session for Connect4Session {
             Err(_) => return Reply::err(SYNTAX_ERROR),
         };
         match command {
-            C4Command::Core(command) => common::answer(command, CONNECT4_COMMANDS),
+            C4Command::Core(command) => common::answer(command, CONNECT4_COMMANDS, &mut self.game),
             C4Command::BoardSize(width, height) => {
                 let height = height.unwrap_or(self.game.pos.height() as i64);
                 self.reset(width, height)
@@ -332,17 +317,7 @@ impl Session for Connect4Session {
             }
             C4Command::Play(color, column) => self.play(color, column),
             C4Command::Genmove(color) => self.genmove(color, conn).await,
-            C4Command::Undo => self.game.undo(1),
-            C4Command::ShowBoard => self.game.showboard_reply(),
             C4Command::FinalScore => self.final_score(),
-            C4Command::AllLegalMoves => self.game.all_legal_reply(),
-            C4Command::TimeSettings(system) => {
-                self.game.clock = Clock::new(super::time_control(system));
-                Reply::empty()
-            }
-            C4Command::TimeLeft(color, seconds, stones) => {
-                super::apply_time_left(&mut self.game.clock, color, seconds, stones)
-            }
             C4Command::Solve => self.solve_reply(conn).await,
             C4Command::Unknown => Reply::err(UNKNOWN_COMMAND),
         }

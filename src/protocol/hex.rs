@@ -16,9 +16,7 @@ use crate::protocol::args::{split_name, Args};
 use crate::protocol::reply::{
     CANNOT_SCORE, ILLEGAL_MOVE, SYNTAX_ERROR, UNACCEPTABLE_SIZE, UNKNOWN_COMMAND,
 };
-use crate::protocol::time::{parse_time_left, parse_time_settings};
-use crate::protocol::{Expected, ParseError, TimeSystem};
-use crate::search::time::Clock;
+use crate::protocol::{Expected, ParseError};
 use crate::sim::Simulator;
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,13 +75,8 @@ enum HexCommand {
     ClearBoard,
     Play(Color, MoveText),
     Genmove(Color),
-    Undo,
-    ShowBoard,
     FinalScore,
-    AllLegalMoves,
     Swap(bool),
-    TimeSettings(TimeSystem),
-    TimeLeft(Color, f64, i64),
     AnalyzeCommands,
     MoveValues,
     MoveValuesText,
@@ -133,16 +126,8 @@ fn parse(text: &str) -> Result<HexCommand, ParseError> {
             C::Play(color, mv)
         }
         "genmove" => C::Genmove(args.color()?),
-        "undo" => C::Undo,
-        "showboard" => C::ShowBoard,
         "final_score" => C::FinalScore,
-        "all_legal_moves" => C::AllLegalMoves,
         "swap" => C::Swap(args.boolean()?),
-        "time_settings" => C::TimeSettings(parse_time_settings(&mut args)?),
-        "time_left" => {
-            let (color, seconds, stones) = parse_time_left(&mut args)?;
-            C::TimeLeft(color, seconds, stones)
-        }
         "gogui-analyze_commands" | "hexgui-analyze_commands" => C::AnalyzeCommands,
         "warpstone-move_values" => C::MoveValues,
         "warpstone-move_values_text" => C::MoveValuesText,
@@ -239,7 +224,7 @@ impl Session for HexSession {
             Err(_) => return Reply::err(SYNTAX_ERROR),
         };
         match command {
-            HexCommand::Core(command) => common::answer(command, HEX_COMMANDS),
+            HexCommand::Core(command) => common::answer(command, HEX_COMMANDS, &mut self.game),
             HexCommand::BoardSize(width, height) if height.is_none_or(|h| h == width) => {
                 match usize::try_from(width) {
                     Ok(size) => self.reset(size),
@@ -255,21 +240,11 @@ impl Session for HexSession {
                     .genmove(Some(color), limits, conn, &mut elapsed)
                     .await
             }
-            HexCommand::Undo => self.game.undo(1),
-            HexCommand::ShowBoard => self.game.showboard_reply(),
             HexCommand::FinalScore => self.final_score(),
-            HexCommand::AllLegalMoves => self.game.all_legal_reply(),
             HexCommand::Swap(on) => {
                 self.swap_allowed = on;
                 self.game.pos.set_swap_allowed(on);
                 Reply::empty()
-            }
-            HexCommand::TimeSettings(system) => {
-                self.game.clock = Clock::new(super::time_control(system));
-                Reply::empty()
-            }
-            HexCommand::TimeLeft(color, seconds, stones) => {
-                super::apply_time_left(&mut self.game.clock, color, seconds, stones)
             }
             HexCommand::AnalyzeCommands => Reply::ok(ANALYZE_COMMANDS),
             HexCommand::MoveValues => {
