@@ -187,9 +187,10 @@ pub const GAMES: &[Registered] = &[
 ];
 
 /// `warpstone build --game connect4`: positions per level on stdout, then
-/// the empty board's score and the time taken.
+/// the empty board's score and the time taken; `--out` writes the
+/// database, `--verify N` checks N positions against the solver.
 fn build_connect4(args: &super::BuildArgs) -> i32 {
-    use crate::solve::connect4::build::Database;
+    use crate::solve::connect4::build::{self, Budget, Database};
     use std::io::Write;
     let shape = match connect4::Shape::new(args.width, args.height) {
         Ok(shape) => shape,
@@ -198,11 +199,25 @@ fn build_connect4(args: &super::BuildArgs) -> i32 {
             return 2;
         }
     };
+    let parent = args.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
+    if !parent.is_dir() {
+        eprintln!("warpstone build: {} is not a directory", parent.display());
+        return 2;
+    }
+    let cap = args.max_memory.map(|mib| (mib as usize) << 20);
     let started = std::time::Instant::now();
     let mut out = std::io::stdout().lock();
-    let db = Database::build(shape, |n, count| {
+    let built = Database::build(shape, Budget::new(cap, parent), |n, count| {
         let _ = writeln!(out, "level {n} {count}");
+        let _ = out.flush();
     });
+    let db = match built {
+        Ok(db) => db,
+        Err(e) => {
+            eprintln!("warpstone build: {e}");
+            return 1;
+        }
+    };
     let root = db
         .score(&connect4::Position::empty(shape))
         .unwrap_or_default();
@@ -214,6 +229,27 @@ fn build_connect4(args: &super::BuildArgs) -> i32 {
         db.len(),
         started.elapsed().as_secs_f64()
     );
+    if let Some(path) = &args.out {
+        if let Err(e) = db.write(path) {
+            eprintln!("warpstone build: {}: {e}", path.display());
+            return 1;
+        }
+    }
+    if args.verify > 0 {
+        match build::verify(&db, args.verify as usize) {
+            Ok((checked, 0)) => {
+                let _ = writeln!(out, "verified {checked} positions against the solver");
+            }
+            Ok((checked, wrong)) => {
+                let _ = writeln!(out, "{wrong} of {checked} positions differ from the solver");
+                return 1;
+            }
+            Err(e) => {
+                eprintln!("warpstone build: {e}");
+                return 1;
+            }
+        }
+    }
     0
 }
 

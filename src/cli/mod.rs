@@ -169,6 +169,22 @@ pub struct BuildArgs {
     /// Board height (rows), 4-7.
     #[arg(long, default_value_t = 4)]
     pub height: usize,
+    /// Write the solved positions to this database file (the engine's
+    /// `--database`).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    /// Keep at most this many MiB of levels in memory; the rest goes to
+    /// files in --temp-dir.
+    #[arg(long, value_name = "MIB",
+          value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub max_memory: Option<u64>,
+    /// Where levels spill to (default: the system's temporary directory).
+    #[arg(long, value_name = "DIR")]
+    pub temp_dir: Option<std::path::PathBuf>,
+    /// Check this many positions, spread over every level, against the
+    /// solver; exit code 1 on any difference.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub verify: u64,
 }
 
 #[derive(clap::Args, Debug)]
