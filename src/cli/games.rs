@@ -158,11 +158,15 @@ pub const GAMES: &[Registered] = &[
     Registered {
         name: "connect4",
         protocol: "GTP",
-        serve: |options| {
-            protocol::run(protocol::connect4::Connect4Session::new(
-                options,
-                engine::cpu_simulator(),
-            ))
+        serve: |options| match protocol::connect4::Connect4Session::open(
+            options,
+            engine::cpu_simulator(),
+        ) {
+            Ok(session) => protocol::run(session),
+            Err(e) => {
+                eprintln!("warpstone: --database: {e}");
+                2
+            }
         },
         bench: |options| {
             let pos = connect4::Position::standard();

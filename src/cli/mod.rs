@@ -109,6 +109,11 @@ pub struct Cli {
     #[arg(long)]
     pub live_gfx: bool,
 
+    /// Connect Four: a database file of `warpstone build --out`; on its
+    /// board, genmove and warpstone-solve answer from it.
+    #[arg(long, value_name = "FILE")]
+    pub database: Option<std::path::PathBuf>,
+
     /// Where playouts run: a GPU when one is usable (auto), the CPU, or a
     /// GPU (cuda: exits with code 2 if none is usable).
     #[arg(long, value_enum, default_value_t = BackendArg::Auto, global = true)]
@@ -474,6 +479,10 @@ pub fn main() -> i32 {
     if let Some(code) = run_command(&cli, game, game_named) {
         return code;
     }
+    if cli.database.is_some() && game.build.is_none() {
+        eprintln!("warpstone: --database: {} has no database", game.name);
+        return 2;
+    }
     let seed = cli.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -503,6 +512,7 @@ pub fn main() -> i32 {
         ponder: cli.ponder,
         backend,
         live_gfx: cli.live_gfx,
+        database: cli.database.clone(),
         ..EngineOptions::default()
     };
     (game.serve)(options)

@@ -37,6 +37,9 @@ pub struct EngineOptions {
     pub live_gfx: bool,
     /// Keep searching on the opponent's time after a move.
     pub ponder: bool,
+    /// A file of exact values the game's engine answers from when the
+    /// board matches (Connect Four: `warpstone build --out`).
+    pub database: Option<std::path::PathBuf>,
 }
 
 /// Thinking time per move when neither `--time-per-move`, `--playouts` nor
@@ -58,6 +61,7 @@ impl Default for EngineOptions {
             scoring_playouts: DEFAULT_SCORING_PLAYOUTS,
             live_gfx: false,
             ponder: false,
+            database: None,
         }
     }
 }

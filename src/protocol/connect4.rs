@@ -5,7 +5,9 @@
 //! proves every column's value within the move's time, otherwise the
 //! search's move; `warpstone-solve` answers every column's exact value
 //! (Pons' score convention, and the same in words); `final_score` answers
-//! `B+`, `W+` or `0` once the game is over.
+//! `B+`, `W+` or `0` once the game is over. With `--database` (a file of
+//! `warpstone build --out`), both answer from the file whenever the board
+//! is the file's, at once and without the solver.
 
 use super::common::{self, CoreCommand};
 use super::connection::Connection;
@@ -22,6 +24,7 @@ use crate::protocol::reply::{
 };
 use crate::protocol::{Expected, ParseError};
 use crate::sim::Simulator;
+use crate::solve::connect4::build::DatabaseFile;
 use crate::solve::connect4::{centre_order, describe, Solver, Table};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -141,6 +144,7 @@ impl SessionGame for Position {
 pub struct Connect4Session {
     game: GameSession<Position>,
     table: Arc<Table>,
+    database: Option<DatabaseFile>,
 }
 
 impl Connect4Session {
@@ -148,7 +152,33 @@ impl Connect4Session {
         Connect4Session {
             game: GameSession::new(options, Position::standard(), sim),
             table: Arc::new(Table::with_mib(TABLE_MIB)),
+            database: None,
         }
+    }
+
+    /// A session with the options' database open, if they name one.
+    pub fn open(
+        options: EngineOptions,
+        sim: Arc<dyn Simulator<Position>>,
+    ) -> std::io::Result<Self> {
+        let database = match &options.database {
+            Some(path) => {
+                let file = DatabaseFile::open(path).map_err(|e| {
+                    std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+                })?;
+                let shape = file.shape();
+                tracing::info!(
+                    width = shape.width,
+                    height = shape.height,
+                    "database loaded"
+                );
+                Some(file)
+            }
+            None => None,
+        };
+        let mut session = Connect4Session::new(options, sim);
+        session.database = database;
+        Ok(session)
     }
 
     fn reset(&mut self, width: i64, height: i64) -> Reply {
@@ -193,6 +223,10 @@ impl Connect4Session {
         conn: &mut Connection,
     ) -> Option<Vec<Option<i32>>> {
         let pos = self.game.pos;
+        if let Some(scores) = self.database.as_ref().and_then(|db| db.analyze(&pos)) {
+            tracing::debug!("answered from the database");
+            return Some(scores);
+        }
         let table = self.table.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let job_stop = stop.clone();

@@ -1,0 +1,166 @@
+//! `warpstone build --game connect4 --out FILE` and the engine's
+//! `--database FILE`: the engine answers from the file what the solver
+//! answers, and a bad file is a clear error before any protocol.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_warpstone");
+
+struct TempPath(PathBuf);
+
+impl TempPath {
+    fn new(name: &str) -> TempPath {
+        TempPath(std::env::temp_dir().join(format!("warpstone-c4db-{}-{name}", std::process::id())))
+    }
+}
+
+impl Drop for TempPath {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn run(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // An engine that refuses its options exits before reading its input.
+    let _ = child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(input.as_bytes());
+    child.wait_with_output().expect("the binary ends")
+}
+
+fn build(width: &str, height: &str, out: &Path) -> String {
+    let out = out.to_str().expect("a UTF-8 temp path");
+    let result = run(
+        &[
+            "build", "--game", "connect4", "--width", width, "--height", height, "--out", out,
+        ],
+        "",
+    );
+    assert!(result.status.success(), "{result:?}");
+    String::from_utf8(result.stdout).expect("UTF-8")
+}
+
+/// `warpstone-solve`'s lines as (column, score) pairs.
+fn solve_lines(reply: &str) -> Vec<String> {
+    reply
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn the_engine_answers_from_the_database_as_the_solver_does() {
+    let db = TempPath::new("5x4.c4db");
+    let printed = build("5", "4", &db.0);
+    assert!(printed.contains("level 20 "), "{printed}");
+    assert!(
+        printed.contains("5x4: 3945711 positions, score +0"),
+        "{printed}"
+    );
+    let path = db.0.to_str().unwrap();
+    let session = "boardsize 5x4\nplay b 3\nplay w 3\nwarpstone-solve\ngenmove b\nquit\n";
+    // One playout: the move comes from the file (or the solver), never
+    // from a search that short.
+    let with_db = run(
+        &[
+            "--game",
+            "connect4",
+            "--database",
+            path,
+            "--threads",
+            "1",
+            "--playouts",
+            "1",
+        ],
+        session,
+    );
+    assert!(with_db.status.success(), "{with_db:?}");
+    let text = String::from_utf8(with_db.stdout).unwrap();
+    // Pons' interface, the solver's scores of each column after 33.
+    let solver = run(
+        &[
+            "solve",
+            "--game",
+            "connect4",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--analyze",
+        ],
+        "33\n",
+    );
+    let solver = String::from_utf8(solver.stdout).unwrap();
+    let want: Vec<String> = solver
+        .split_whitespace()
+        .skip(1)
+        .enumerate()
+        .map(|(c, s)| format!("{} {}", c + 1, s.trim_start_matches('+')))
+        .collect();
+    let got: Vec<String> = solve_lines(&text)
+        .into_iter()
+        .map(|l| l.replace('+', ""))
+        .collect();
+    assert_eq!(got, want, "{text}");
+    // genmove plays a column of the best score.
+    let best = want
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<i32>().unwrap())
+        .max()
+        .unwrap();
+    let genmove = text
+        .lines()
+        .rev()
+        .filter(|l| l.starts_with("= "))
+        .map(|l| l[2..].trim().to_string())
+        .find(|l| !l.is_empty())
+        .expect("a genmove reply");
+    let column: usize = genmove.parse().expect("a column");
+    assert_eq!(want[column - 1], format!("{column} {best}"), "{text}");
+}
+
+#[test]
+fn a_bad_database_is_an_error_before_the_protocol() {
+    let junk = TempPath::new("junk.c4db");
+    std::fs::write(&junk.0, b"not a database").unwrap();
+    let missing = TempPath::new("missing.c4db");
+    for path in [&junk.0, &missing.0] {
+        let out = run(
+            &["--game", "connect4", "--database", path.to_str().unwrap()],
+            "name\n",
+        );
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(out.stdout.is_empty());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--database"));
+    }
+    // Go has no database.
+    let out = run(&["--game", "go", "--database", "x"], "name\n");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
+
+#[test]
+fn build_rejects_bad_options() {
+    for args in [
+        &["--width", "9"][..],
+        &["--max-memory", "0"],
+        &["--temp-dir", "/nonexistent/dir"],
+    ] {
+        let mut all = vec!["build", "--game", "connect4"];
+        all.extend_from_slice(args);
+        let out = run(&all, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
