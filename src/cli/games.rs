@@ -203,6 +203,10 @@ fn build_connect4(args: &super::BuildArgs) -> i32 {
             return 2;
         }
     };
+    #[cfg(feature = "mpi")]
+    if args.mpi {
+        return build_connect4_mpi(args, shape);
+    }
     let parent = args.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
     if !parent.is_dir() {
         eprintln!("warpstone build: {} is not a directory", parent.display());
@@ -225,13 +229,20 @@ fn build_connect4(args: &super::BuildArgs) -> i32 {
     let root = db
         .score(&connect4::Position::empty(shape))
         .unwrap_or_default();
+    let elapsed = started.elapsed().as_secs_f64();
+    let digest = match db.digest() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("warpstone build: {e}");
+            return 1;
+        }
+    };
     let _ = writeln!(
         out,
-        "{}x{}: {} positions, score {root:+}, {:.3} s",
+        "{}x{}: {} positions, score {root:+}, digest {digest:016x}, {elapsed:.3} s",
         args.width,
         args.height,
         db.len(),
-        started.elapsed().as_secs_f64()
     );
     if let Some(path) = &args.out {
         if let Err(e) = db.write(path) {
@@ -253,6 +264,46 @@ fn build_connect4(args: &super::BuildArgs) -> i32 {
                 return 1;
             }
         }
+    }
+    0
+}
+
+/// `warpstone build --mpi`: the build over MPI ranks; rank 0 prints.
+#[cfg(feature = "mpi")]
+fn build_connect4_mpi(args: &super::BuildArgs, shape: connect4::Shape) -> i32 {
+    use std::io::Write;
+    if args.out.is_some() || args.max_memory.is_some() || args.verify > 0 {
+        eprintln!(
+            "warpstone build: --mpi keeps levels in memory: no --out, --max-memory, --verify"
+        );
+        return 2;
+    }
+    let Some(universe) = mpi::initialize() else {
+        eprintln!("warpstone build: MPI is already initialised");
+        return 2;
+    };
+    use mpi::traits::Communicator;
+    let world = universe.world();
+    let (rank, ranks) = (world.rank(), world.size());
+    let started = std::time::Instant::now();
+    let mut out = std::io::stdout().lock();
+    let summary = crate::solve::connect4::build::mpi::build(&world, shape, |n, count| {
+        if rank == 0 {
+            let _ = writeln!(out, "level {n} {count}");
+            let _ = out.flush();
+        }
+    });
+    if rank == 0 {
+        let _ = writeln!(
+            out,
+            "{}x{}: {} positions, score {:+}, digest {:016x}, {:.3} s, {ranks} ranks",
+            args.width,
+            args.height,
+            summary.counts.iter().sum::<u64>(),
+            summary.root,
+            summary.digest,
+            started.elapsed().as_secs_f64()
+        );
     }
     0
 }

@@ -190,6 +190,12 @@ pub struct BuildArgs {
     /// solver; exit code 1 on any difference.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub verify: u64,
+    /// Run as one rank of an MPI job (`mpirun -np 4 warpstone build --mpi
+    /// ...`): each rank owns the positions whose hash falls to it, in
+    /// memory; rank 0 prints. Not with --out, --max-memory or --verify.
+    #[cfg(feature = "mpi")]
+    #[arg(long)]
+    pub mpi: bool,
 }
 
 #[derive(clap::Args, Debug)]

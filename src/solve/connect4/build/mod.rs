@@ -20,6 +20,8 @@
 //! start and merged as they are made.
 
 mod file;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 mod store;
 #[cfg(test)]
 mod tests;
@@ -275,6 +277,21 @@ impl Database {
         Some(at as i32)
     }
 
+    /// The wrapping sum of [`digest`] over every position: one number
+    /// that any difference in keys or scores changes, whatever order (or
+    /// MPI rank) the positions were solved in.
+    pub fn digest(&self) -> io::Result<u64> {
+        let mut sum = 0u64;
+        for level in &self.levels {
+            let (mut keys, mut scores) = (level.keys.reader()?, level.scores.reader()?);
+            while let Some(key) = keys.next()? {
+                let score = scores.next()?.ok_or_else(|| broken("short scores"))?;
+                sum = sum.wrapping_add(digest(key, score));
+            }
+        }
+        Ok(sum)
+    }
+
     /// Positions in all levels.
     pub fn len(&self) -> usize {
         self.levels.iter().map(Level::len).sum()
@@ -283,6 +300,11 @@ impl Database {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// One position's share of a build's digest.
+pub fn digest(key: u64, score: i8) -> u64 {
+    crate::game::connect4::mix(key ^ ((score as u8 as u64) << 56))
 }
 
 /// The level after `parent` (`n` stones): every column's children, merged.

@@ -152,6 +152,7 @@ fn a_tiny_memory_cap_spills_to_disk_and_changes_nothing() {
     assert_eq!(spilled_counts, counts);
     assert!(spilled.levels.iter().any(|l| l.keys.on_disk().is_some()));
     assert!(spilled.budget.used() <= 256 << 10);
+    assert_eq!(spilled.digest().unwrap(), db.digest().unwrap());
     let (a, b) = (TempPath::new("mem.c4db"), TempPath::new("disk.c4db"));
     db.write(&a.0).unwrap();
     spilled.write(&b.0).unwrap();
