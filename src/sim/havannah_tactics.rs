@@ -83,7 +83,8 @@ pub fn tactical_rollout(
 
 /// Tree priors: a move that wins at once is a sure win; when the opponent
 /// has a winning cell and the mover none, every move but a block is a sure
-/// loss. Other moves (and swap) get no prior.
+/// loss; when neither has one, the double-threat facts of
+/// `havannah_frames`. Other moves (and swap) get no prior.
 pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
     out.clear();
     out.resize(moves.len(), Prior::default());
@@ -107,11 +108,13 @@ pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
     if have_win {
         return;
     }
-    // A double-threat prior (moves near the last move that make one, or
-    // take the opponent's frame cell, `Position::double_threat_at`) was
-    // measured and left out: 26.0% against Castro with it and without it,
-    // 6 pairs better and 6 worse in 50 (docs/havannah-strength.md).
+    // No winning cell on either side: one move deeper, the double threats
+    // (`havannah_frames`). A local form (moves within two steps of the last
+    // move, 40 won playouts for making or taking a frame cell) changed
+    // nothing against Castro (docs/havannah-strength.md); these are found
+    // on the whole board and carry the weight of the facts above.
     let Some(_) = threat else {
+        super::havannah_frames::frame_priors(pos, moves, TACTIC_PRIOR_VISITS, out);
         return;
     };
     let them = me.opponent();

@@ -10,6 +10,7 @@ pub mod connect4_rollout;
 pub mod cpu;
 pub mod cuda;
 pub mod go_rollout;
+pub mod havannah_frames;
 pub mod havannah_rollout;
 pub mod havannah_tactics;
 pub mod hex_rollout;

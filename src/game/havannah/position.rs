@@ -37,6 +37,8 @@ use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome};
 
 mod threats;
 
+pub use threats::DoubleThreat;
+
 /// Codes in `Position::board`: empty, `1 + color.index()` for a stone
 /// (see `code`), and the off-board sentinel.
 const EMPTY: u8 = 0;

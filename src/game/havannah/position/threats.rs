@@ -9,6 +9,27 @@ use super::{Position, EMPTY};
 use crate::game::havannah::Cell;
 use crate::game::Color;
 
+/// A cell that would give its player two or more winning cells
+/// ([`Position::double_threats`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DoubleThreat {
+    /// The cell that makes the threat.
+    pub frame: Cell,
+    /// The first two winning cells it leaves (in index order).
+    pub wins: [Cell; 2],
+    /// How many winning cells it leaves (at least 2).
+    pub count: u16,
+}
+
+impl DoubleThreat {
+    /// Whether the opponent's stone on `c`, played before the frame cell,
+    /// leaves this threat at most a single one: the frame cell itself, or
+    /// one of exactly two winning cells.
+    pub fn stopped_by(&self, c: Cell) -> bool {
+        c == self.frame || (self.count == 2 && self.wins.contains(&c))
+    }
+}
+
 impl Position {
     /// Root of `x`'s group without path compression, so `&self` suffices;
     /// union by rank keeps the walk logarithmic.
@@ -67,38 +88,56 @@ impl Position {
         false
     }
 
-    /// Whether a stone of `color` on the empty cell `c` would leave it two
-    /// or more cells that win at once (a double threat: ring frames and
-    /// forks in the making), counting only the empty cells within two steps
-    /// of `c`, where almost all of them appear. False for an occupied cell
-    /// or one that wins by itself.
-    pub fn double_threat_at(&self, c: Cell, color: Color) -> bool {
-        if !self.is_empty(c) || self.friends[color.index()][c.0 as usize] == 0 {
-            return false;
-        }
+    /// Every empty cell where a stone of `color` would not win yet but
+    /// would leave it two or more cells that win at once (a double threat:
+    /// a ring frame, a fork or a bridge in the making), scanning the whole
+    /// board, with those winning cells. Forks are why the whole board is
+    /// scanned: the second winning cell can be far from the stone, where
+    /// its group reaches another edge. Meant for a player with at most one
+    /// winning cell already (with two, every stone would count).
+    pub fn double_threats(&self, color: Color, out: &mut Vec<DoubleThreat>) {
+        out.clear();
+        let ci = color.index();
         let mut after = self.clone();
-        if after.place(c.0, color) != 0 {
-            return false;
-        }
-        let mut seen = [u16::MAX; 19];
-        let mut found = 0;
-        let mut wins = 0;
-        for n in self.neighbours(c) {
-            for m in std::iter::once(n).chain(self.neighbours(n)) {
-                if seen[..found].contains(&m.0) || found == seen.len() {
-                    continue;
-                }
-                seen[found] = m.0;
-                found += 1;
-                if after.wins_at(m, color) {
-                    wins += 1;
-                    if wins >= 2 {
-                        return true;
+        for c in self.cells() {
+            // New winning cells are neighbours of the stone's group, so a
+            // stone with no friend within two steps makes none (its
+            // neighbours would join it alone). A stone two steps from its
+            // group does count: the two cells between them, a corner stone's
+            // classic double threat.
+            if !self.is_empty(c) || !self.friend_within_two(c, ci) {
+                continue;
+            }
+            after.clone_from(self);
+            if after.place(c.0, color) != 0 {
+                continue;
+            }
+            let mut threat = DoubleThreat {
+                frame: c,
+                wins: [c; 2],
+                count: 0,
+            };
+            for w in after.cells() {
+                if after.friends[ci][w.0 as usize] != 0 && after.wins_at(w, color) {
+                    if (threat.count as usize) < threat.wins.len() {
+                        threat.wins[threat.count as usize] = w;
                     }
+                    threat.count += 1;
                 }
             }
+            if threat.count >= 2 {
+                out.push(threat);
+            }
         }
-        false
+    }
+
+    /// Whether a stone of colour index `ci` stands on a neighbour of `c` or
+    /// on a neighbour's neighbour.
+    fn friend_within_two(&self, c: Cell, ci: usize) -> bool {
+        self.friends[ci][c.0 as usize] != 0
+            || self
+                .neighbours(c)
+                .any(|n| self.friends[ci][n.0 as usize] != 0)
     }
 
     /// The first cell (in index order) where a stone of `color` would win
@@ -167,11 +206,12 @@ mod tests {
         );
     }
 
-    /// Every double threat `double_threat_at` reports is one: after the
-    /// stone, no win yet and at least two winning cells on a full scan.
+    /// `double_threats` against placing every stone on a copy and counting
+    /// the winning cells on a full scan, along random games.
     #[test]
-    fn double_threats_are_confirmed_by_a_full_scan() {
+    fn double_threats_match_a_full_scan() {
         let mut reported = 0;
+        let mut threats = Vec::new();
         for side in [5, 8] {
             for seed in 0..3u64 {
                 let mut rng = FastRng::new(seed + 100);
@@ -179,17 +219,28 @@ mod tests {
                 pos.set_swap_allowed(false);
                 let mut moves = Vec::new();
                 while pos.outcome().is_none() {
-                    for c in pos.cells().collect::<Vec<_>>() {
-                        for color in [Color::Black, Color::White] {
-                            if !pos.double_threat_at(c, color) {
+                    for color in [Color::Black, Color::White] {
+                        let held = pos.cells().filter(|&m| pos.wins_at(m, color)).count();
+                        if held >= 2 {
+                            continue; // every stone "leaves" two: out of scope
+                        }
+                        pos.double_threats(color, &mut threats);
+                        let mut expected = Vec::new();
+                        for c in pos.cells().filter(|&c| pos.is_empty(c)) {
+                            let mut after = pos.clone();
+                            if after.place(c.0, color) != 0 {
                                 continue;
                             }
-                            reported += 1;
-                            let mut after = pos.clone();
-                            assert_eq!(after.place(c.0, color), 0);
-                            let wins = after.cells().filter(|&m| after.wins_at(m, color)).count();
-                            assert!(wins >= 2, "{pos:?} {c:?} {color:?}");
+                            let wins: Vec<Cell> =
+                                after.cells().filter(|&m| after.wins_at(m, color)).collect();
+                            if wins.len() >= 2 {
+                                expected.push((c, [wins[0], wins[1]], wins.len() as u16));
+                            }
                         }
+                        let got: Vec<_> =
+                            threats.iter().map(|t| (t.frame, t.wins, t.count)).collect();
+                        assert_eq!(got, expected, "{pos:?} {color:?}");
+                        reported += got.len();
                     }
                     pos.legal_moves(&mut moves);
                     let mv = moves[rng.below(moves.len() as u32) as usize];
