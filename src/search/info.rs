@@ -103,8 +103,8 @@ fn rank_by(a: (i8, u64, f64), b: (i8, u64, f64)) -> Ordering {
 /// [`rank_by`] for children of one tree.
 fn rank<M>(a: &Node<M>, b: &Node<M>) -> Ordering {
     rank_by(
-        (a.proof, a.visits, a.value()),
-        (b.proof, b.visits, b.value()),
+        (a.proof(), a.visits.get(), a.value()),
+        (b.proof(), b.visits.get(), b.value()),
     )
 }
 
@@ -132,13 +132,13 @@ fn principal_variation<M: Copy>(tree: &Tree<M>, mut id: NodeId) -> (Vec<M>, Vec<
     let (mut pv, mut visits) = (Vec::new(), Vec::new());
     loop {
         let node = tree.node(id);
-        if node.visits == 0 {
+        if node.visits.get() == 0 {
             break;
         }
         match node.mv {
             Some(mv) => {
                 pv.push(mv);
-                visits.push(node.visits);
+                visits.push(node.visits.get());
             }
             None => break,
         }
@@ -164,7 +164,7 @@ fn move_score<M: Copy + PartialEq>(trees: &[&Tree<M>], mv: M) -> Option<f32> {
         else {
             continue;
         };
-        if let Some(&(playouts, score)) = tree.totals.children.get((id - first) as usize) {
+        if let Some(&(playouts, score)) = tree.totals().children.get((id - first) as usize) {
             n += playouts;
             sum += score;
         }
@@ -196,13 +196,14 @@ pub(super) fn collect<G: Game>(
         ..SearchInfo::default()
     };
     if let Some(pos) = root_pos {
-        let n = trees.iter().map(|t| t.totals.playouts).sum::<u64>().max(1) as f64;
-        let score: f64 = trees.iter().map(|t| t.totals.score_sum).sum();
+        let totals: Vec<_> = trees.iter().map(|t| t.totals()).collect();
+        let n = totals.iter().map(|t| t.playouts).sum::<u64>().max(1) as f64;
+        let score: f64 = totals.iter().map(|t| t.score_sum).sum();
         info.ownership = (0..pos.cell_space())
             .map(|i| {
-                let sum: f64 = trees
+                let sum: f64 = totals
                     .iter()
-                    .map(|t| t.totals.ownership.get(i).copied().unwrap_or(0.0))
+                    .map(|t| t.ownership.get(i).copied().unwrap_or(0.0))
                     .sum();
                 (sum / n) as f32
             })

@@ -45,25 +45,26 @@ impl<M> RootMove<M> {
     fn new(mv: M, node: &Node<M>, tree: usize, id: NodeId) -> Self {
         RootMove {
             mv,
-            visits: node.visits,
-            wins: node.wins,
+            visits: node.visits.get(),
+            wins: node.wins.get(),
             prior_visits: node.prior_visits,
             prior_wins: node.prior_wins,
             source: (tree, id),
-            source_visits: node.visits,
-            proof: node.proof,
+            source_visits: node.visits.get(),
+            proof: node.proof(),
         }
     }
 
     fn add(&mut self, node: &Node<M>, tree: usize, id: NodeId) {
-        self.visits += node.visits;
-        self.wins += node.wins;
-        if node.proof != 0 {
-            self.proof = node.proof;
+        let visits = node.visits.get();
+        self.visits += visits;
+        self.wins += node.wins.get();
+        if node.proof() != 0 {
+            self.proof = node.proof();
         }
-        if node.visits > self.source_visits {
+        if visits > self.source_visits {
             self.source = (tree, id);
-            self.source_visits = node.visits;
+            self.source_visits = visits;
         }
     }
 }
@@ -106,7 +107,7 @@ pub(super) fn root_totals<M: Copy>(trees: &[&Tree<M>]) -> (u64, f64) {
     trees
         .iter()
         .filter_map(|t| t.root.map(|r| t.node(r)))
-        .fold((0, 0.0), |(v, w), n| (v + n.visits, w + n.wins))
+        .fold((0, 0.0), |(v, w), n| (v + n.visits.get(), w + n.wins.get()))
 }
 
 /// The two largest visit counts among the root moves, each move's visits

@@ -2,10 +2,15 @@
 //!
 //! Tree parallelism inside a tree, root parallelism across trees: the
 //! search grows `trees` independent trees (see [`super::root`]), each
-//! behind its own mutex, and `threads` workers are dealt round-robin to
-//! them. A worker locks its tree, descends to `leaves_per_batch` leaves
-//! (virtual loss spreads them out), unlocks, simulates the batch in one
-//! `Simulator::simulate` call, locks again and backs the results up. The
+//! behind its own read-write lock, and `threads` workers are dealt
+//! round-robin to them. A worker descends to `leaves_per_batch` leaves
+//! under the shared lock (the node statistics are atomics; virtual loss
+//! spreads the descents out), computes an expanded node's moves and priors
+//! with no lock and attaches them under the exclusive one, simulates the
+//! batch in one `Simulator::simulate` call, and backs the results up under
+//! the shared lock again. One lock for the whole tree serialised the
+//! descents and backups: with CPU playouts of tens of microseconds they
+//! were a fifth of the work, and a second thread added nothing. The
 //! calling thread only waits, reports progress and collects the answer.
 //! Limits, counters and the seed sequence are shared by all trees; the
 //! workers' side is in [`super::workers`].
@@ -20,7 +25,7 @@ use super::workers::{note_root_visits, wait_and_report, RunState, Shared};
 use crate::game::Game;
 use crate::sim::Simulator;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 /// Generic UCT search over a [`Game`].
@@ -184,7 +189,7 @@ impl<G: Game> Search<G> {
                 let mut visits = Vec::new();
                 note_root_visits(tree, root, &mut visits);
                 noted.push(visits);
-                Some(Mutex::new(RunState { tree, root }))
+                Some(RwLock::new(RunState { tree, root }))
             })
             .collect();
         if states.is_empty() {
@@ -267,7 +272,7 @@ fn find_descendant<G: Game>(
     root_pos: &G,
     target: u64,
 ) -> Option<NodeId> {
-    let visited = |id: NodeId| tree.node(id).visits > 0;
+    let visited = |id: NodeId| tree.node(id).visits.get() > 0;
     for child in tree.node(root).children().filter(|&c| visited(c)) {
         let mut pos = root_pos.clone();
         pos.play_unchecked(tree.node(child).mv?);

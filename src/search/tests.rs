@@ -39,7 +39,10 @@ fn all_nodes<M: Copy>(tree: &Tree<M>) -> Vec<&Node<M>> {
 }
 
 fn sum_child_visits<M: Copy>(tree: &Tree<M>, id: NodeId) -> u64 {
-    tree.node(id).children().map(|c| tree.node(c).visits).sum()
+    tree.node(id)
+        .children()
+        .map(|c| tree.node(c).visits.get())
+        .sum()
 }
 
 /// Every expanded node reached from the root, with its id.
@@ -106,7 +109,7 @@ fn visits_add_up_single_threaded() {
         let tree = &s.trees[0];
         let root = tree.root.unwrap();
         assert_eq!(info.playouts, 3000 / per_leaf as u64 * per_leaf as u64);
-        assert_eq!(tree.node(root).visits, info.playouts);
+        assert_eq!(tree.node(root).visits.get(), info.playouts);
         assert_eq!(sum_child_visits(tree, root), info.playouts);
         // Every other expanded node was simulated as a leaf until it had
         // enough visits to expand, then passed every visit on.
@@ -116,7 +119,11 @@ fn visits_add_up_single_threaded() {
             * per_leaf as u64;
         for id in expanded_nodes(tree).into_iter().filter(|&id| id != root) {
             let n = tree.node(id);
-            assert_eq!(n.visits, sum_child_visits(tree, id) + own, "node {id}");
+            assert_eq!(
+                n.visits.get(),
+                sum_child_visits(tree, id) + own,
+                "node {id}"
+            );
         }
     }
 }
@@ -155,9 +162,9 @@ fn a_set_virtual_loss_is_added_and_removed_per_leaf() {
     let info = run(&mut s, playouts(4000));
     assert_eq!(info.playouts, 4000);
     let tree = &s.trees[0];
-    assert!(all_nodes(tree).iter().all(|n| n.virtual_loss == 0));
+    assert!(all_nodes(tree).iter().all(|n| n.virtual_loss() == 0));
     let root = tree.root.unwrap();
-    assert_eq!(tree.node(root).visits, 4000);
+    assert_eq!(tree.node(root).visits.get(), 4000);
 }
 
 #[test]
@@ -173,12 +180,12 @@ fn multithreaded_batches_remove_all_virtual_loss() {
     assert_eq!(info.playouts, 6000);
     assert_eq!(info.iterations, 3000);
     let tree = &s.trees[0];
-    assert!(all_nodes(tree).iter().all(|n| n.virtual_loss == 0));
+    assert!(all_nodes(tree).iter().all(|n| n.virtual_loss() == 0));
     let root = tree.root.unwrap();
-    assert_eq!(tree.node(root).visits, 6000);
+    assert_eq!(tree.node(root).visits.get(), 6000);
     assert_eq!(sum_child_visits(tree, root), 6000);
     for id in expanded_nodes(tree) {
-        assert!(tree.node(id).visits >= sum_child_visits(tree, id));
+        assert!(tree.node(id).visits.get() >= sum_child_visits(tree, id));
     }
 }
 
@@ -223,7 +230,7 @@ fn reuse_keeps_the_subtree_one_and_two_moves_down() {
             .children()
             .find(|&c| tree.node(c).mv == Some(reply))
             .unwrap();
-        tree.node(grandchild).visits
+        tree.node(grandchild).visits.get()
     };
 
     // One move down: the chosen child's visits become the root's.
@@ -239,10 +246,10 @@ fn reuse_keeps_the_subtree_one_and_two_moves_down() {
     assert_eq!(s.info().root_visits, reply_visits);
     let tree = &s.trees[0];
     let root = tree.root.unwrap();
-    assert_eq!(tree.node(root).visits, reply_visits);
+    assert_eq!(tree.node(root).visits.get(), reply_visits);
     assert!(expanded_nodes(tree)
         .iter()
-        .all(|&id| tree.node(id).visits >= sum_child_visits(tree, id)));
+        .all(|&id| tree.node(id).visits.get() >= sum_child_visits(tree, id)));
     // The kept tree searches on.
     let more = run(&mut s, playouts(500));
     assert_eq!(more.root_visits, reply_visits + 500);
@@ -312,7 +319,7 @@ fn stop_flag_ends_an_unlimited_run() {
     );
     assert!(info.playouts >= 200);
     assert!(reports >= 1);
-    assert!(all_nodes(&s.trees[0]).iter().all(|n| n.virtual_loss == 0));
+    assert!(all_nodes(&s.trees[0]).iter().all(|n| n.virtual_loss() == 0));
 }
 
 #[test]
@@ -431,7 +438,7 @@ fn amaf_credits_first_plays_by_the_player_to_move_only() {
     let b = tree.node(a).first_child; // move 1
     assert_eq!(tree.node(b).mv, Some(1));
     for id in [root, a, b] {
-        tree.node_mut(id).virtual_loss = 4;
+        tree.node(id).add_virtual_loss(4);
     }
     let path = Path {
         nodes: vec![root, a, b],
@@ -457,7 +464,7 @@ fn amaf_credits_first_plays_by_the_player_to_move_only() {
         black_wins: 3.0,
         amaf: &amaf,
     };
-    uct::update(&mut tree, &path, &result, 4, &root_pos, &mut scratch);
+    uct::update(&tree, &path, &result, 4, &root_pos, &mut scratch);
 
     let child = |parent: NodeId, mv: u8| {
         let t = &tree;
@@ -468,30 +475,42 @@ fn amaf_credits_first_plays_by_the_player_to_move_only() {
             .unwrap()
     };
     // Wins are for the player who moved into each node.
-    assert_eq!(tree.node(root).wins, 1.0); // White's view
-    assert_eq!(tree.node(a).wins, 3.0); // Black played 0
-    assert_eq!(tree.node(b).wins, 1.0); // White played 1
+    assert_eq!(tree.node(root).wins.get(), 1.0); // White's view
+    assert_eq!(tree.node(a).wins.get(), 3.0); // Black played 0
+    assert_eq!(tree.node(b).wins.get(), 1.0); // White played 1
     assert!([root, a, b]
         .iter()
-        .all(|&id| tree.node(id).virtual_loss == 0));
+        .all(|&id| tree.node(id).virtual_loss() == 0));
 
     // Root (Black to move): 0 via the tree, 2 via the playout; 1 and 3 were
     // White's first.
     assert_eq!(
-        (child(root, 0).amaf_visits, child(root, 0).amaf_wins),
+        (
+            child(root, 0).amaf_visits.get(),
+            child(root, 0).amaf_wins.get()
+        ),
         (4, 3.0)
     );
     assert_eq!(
-        (child(root, 2).amaf_visits, child(root, 2).amaf_wins),
+        (
+            child(root, 2).amaf_visits.get(),
+            child(root, 2).amaf_wins.get()
+        ),
         (4, 3.0)
     );
-    assert_eq!(child(root, 1).amaf_visits, 0);
-    assert_eq!(child(root, 3).amaf_visits, 0);
+    assert_eq!(child(root, 1).amaf_visits.get(), 0);
+    assert_eq!(child(root, 3).amaf_visits.get(), 0);
     // Node a (White to move): 1 via the tree, 3 via the playout (White won
     // 1 of those 2); 2 was Black's.
-    assert_eq!((child(a, 1).amaf_visits, child(a, 1).amaf_wins), (4, 1.0));
-    assert_eq!((child(a, 3).amaf_visits, child(a, 3).amaf_wins), (2, 1.0));
-    assert_eq!(child(a, 2).amaf_visits, 0);
+    assert_eq!(
+        (child(a, 1).amaf_visits.get(), child(a, 1).amaf_wins.get()),
+        (4, 1.0)
+    );
+    assert_eq!(
+        (child(a, 3).amaf_visits.get(), child(a, 3).amaf_wins.get()),
+        (2, 1.0)
+    );
+    assert_eq!(child(a, 2).amaf_visits.get(), 0);
 }
 
 #[test]
@@ -540,26 +559,31 @@ fn urgency_is_michis_rave_blend() {
     for _ in 0..1000 {
         let mut node = Node::new(Some(0u8), rng.below(50) as f32, 0.0);
         node.prior_wins = node.prior_visits * rng.next_f32();
-        node.visits = rng.below(5000) as u64;
-        node.wins = node.visits as f64 * rng.next_f32() as f64;
-        node.virtual_loss = rng.below(3) * 64;
-        node.amaf_visits = rng.below(20000) as u64;
-        node.amaf_wins = node.amaf_visits as f64 * rng.next_f32() as f64;
+        let visits = rng.below(5000) as u64;
+        let wins = visits as f64 * rng.next_f32() as f64;
+        let virtual_loss = rng.below(3) * 64;
+        let amaf_visits = rng.below(20000) as u64;
+        let amaf_wins = amaf_visits as f64 * rng.next_f32() as f64;
+        node.visits.set(visits);
+        node.wins.set(wins);
+        node.add_virtual_loss(virtual_loss);
+        node.amaf_visits.set(amaf_visits);
+        node.amaf_wins.set(amaf_wins);
         let ln_parent = (1.0 + rng.below(100_000) as f64).ln();
-        let n = node.visits as f64 + node.virtual_loss as f64;
+        let n = visits as f64 + virtual_loss as f64;
         let v = n + node.prior_visits as f64;
-        let a = node.amaf_visits as f64;
+        let a = amaf_visits as f64;
         let want = if v <= 0.0 && a <= 0.0 {
             cfg.first_play_urgency
         } else {
             let own = if v > 0.0 {
-                (node.wins + node.prior_wins as f64) / v
+                (wins + node.prior_wins as f64) / v
             } else {
                 0.0
             };
             let blend = if a > 0.0 {
                 let beta = a / (a + v + v * a / cfg.rave_equiv);
-                beta * (node.amaf_wins / a) + (1.0 - beta) * own
+                beta * (amaf_wins / a) + (1.0 - beta) * own
             } else {
                 own
             };

@@ -46,7 +46,7 @@ fn playout_limit_is_exact_over_all_trees() {
     let per_tree: Vec<u64> = s
         .trees
         .iter()
-        .map(|t| t.node(t.root.unwrap()).visits)
+        .map(|t| t.node(t.root.unwrap()).visits.get())
         .collect();
     // (How the playouts split between the trees depends on the threads'
     // timing; only the sum is fixed.)

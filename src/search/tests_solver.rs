@@ -12,7 +12,7 @@ fn root_proofs<G: Game>(s: &Search<G>) -> Vec<(G::Move, i8)> {
     let root = tree.root.unwrap();
     tree.node(root)
         .children()
-        .map(|c| (tree.node(c).mv.unwrap(), tree.node(c).proof))
+        .map(|c| (tree.node(c).mv.unwrap(), tree.node(c).proof()))
         .collect()
 }
 
@@ -37,7 +37,7 @@ fn nim_root_moves_are_proven_and_the_win_is_played() {
         "{proofs:?}"
     );
     let tree = &s.trees[0];
-    assert_eq!(tree.node(tree.root.unwrap()).proof, PROVEN_LOSS);
+    assert_eq!(tree.node(tree.root.unwrap()).proof(), PROVEN_LOSS);
     assert_eq!(s.decide(), Some(Decision::Play(1)));
 }
 
@@ -47,7 +47,7 @@ fn a_lost_root_is_proven_and_still_answers_a_move() {
     run(&mut s, playouts(20_000));
     assert!(root_proofs(&s).iter().all(|&(_, p)| p == PROVEN_LOSS));
     let tree = &s.trees[0];
-    assert_eq!(tree.node(tree.root.unwrap()).proof, PROVEN_WIN);
+    assert_eq!(tree.node(tree.root.unwrap()).proof(), PROVEN_WIN);
     // Every move loses: the engine may resign, but it always answers.
     assert!(matches!(
         s.decide(),
@@ -73,7 +73,7 @@ fn games_without_proven_outcomes_prove_nothing() {
     let pos = go::Position::new(5, 0.5).unwrap();
     let mut s = search(no_early_stop(), &pos);
     run(&mut s, playouts(2000));
-    assert!(s.trees[0].nodes.iter().all(|n| n.proof == 0));
+    assert!(s.trees[0].nodes.iter().all(|n| n.proof() == 0));
 }
 
 #[test]

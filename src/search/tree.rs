@@ -7,6 +7,8 @@
 
 use crate::sim::LeafStats;
 use std::mem::size_of;
+use std::sync::atomic::{AtomicI8, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Index of a node in the arena.
 pub(super) type NodeId = u32;
@@ -21,7 +23,18 @@ const CHUNK_NODES: usize = 1 << 14;
 /// Sign convention: `wins`, `prior_wins` and `amaf_wins` are counted for the
 /// player who played `mv`, i.e. the player to move at the parent. A parent
 /// therefore picks the child with the highest value without flipping signs.
-#[derive(Clone, Debug)]
+///
+/// Concurrency: the statistics are atomics, so descents and backups of
+/// several threads run side by side under a shared (read) lock of the tree,
+/// and only an expansion takes it exclusively (lock-free tree parallelism
+/// after Enzenberger and Müller, "A Lock-free Multithreaded Monte-Carlo
+/// Tree Search Algorithm"). The path's own counts (`visits`, `wins`,
+/// `virtual_loss`) are read-modify-writes and never lose an update; the
+/// AMAF counts of the siblings, most of a backup's work, are a plain load
+/// and store, so two backups through one node at the same instant can
+/// lose one of their AMAF samples. With one thread every operation happens
+/// in the same order as with plain fields, so results are unchanged.
+#[derive(Debug)]
 pub(super) struct Node<M> {
     /// The move that leads here from the parent (`None` only at the root).
     pub mv: Option<M>,
@@ -29,18 +42,18 @@ pub(super) struct Node<M> {
     pub num_children: u32,
     pub expanded: bool,
     /// Playouts that went through this node.
-    pub visits: u64,
+    pub visits: Count,
     /// Of those, wins for the player who played `mv` (draws count 0.5).
-    pub wins: f64,
+    pub wins: Sum,
     /// Playouts in flight through this node, counted as losses meanwhile.
-    pub virtual_loss: u32,
+    pub virtual_loss: AtomicU32,
     /// Prior knowledge as virtual playouts (see `sim::Prior`).
     pub prior_visits: f32,
     pub prior_wins: f32,
     /// AMAF: playouts below the parent in which the player to move at the
     /// parent played `mv` first, and how many of them that player won.
-    pub amaf_visits: u64,
-    pub amaf_wins: f64,
+    pub amaf_visits: Count,
+    pub amaf_wins: Sum,
     /// The dense AMAF index of `mv` ([`NO_AMAF`] for the root and pass),
     /// computed once at expansion: the backup reads it for every child of
     /// every node on the path, and recomputing it there (a division by the
@@ -51,7 +64,96 @@ pub(super) struct Node<M> {
     /// ([`crate::game::Game::proven_outcome`]) and settled upwards in the
     /// backup; a proven node is scored without a playout and decides the
     /// move.
-    pub proof: i8,
+    pub proof: AtomicI8,
+}
+
+/// A node's playout count: an atomic read and added to with relaxed
+/// ordering (the tree's lock orders everything structural).
+#[derive(Debug, Default)]
+pub(super) struct Count(AtomicU64);
+
+impl Count {
+    pub fn new(v: u64) -> Self {
+        Count(AtomicU64::new(v))
+    }
+
+    #[inline]
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Adds `n`; never loses a concurrent add.
+    #[inline]
+    pub fn add(&self, n: u64) {
+        self.0.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Adds `n` as a load and a store: cheap, but a concurrent add to the
+    /// same count may be lost (the AMAF counts; see [`Node`]).
+    #[inline]
+    pub fn add_racy(&self, n: u64) {
+        self.0.store(self.get() + n, Ordering::Relaxed);
+    }
+
+    pub fn set(&self, v: u64) {
+        self.0.store(v, Ordering::Relaxed);
+    }
+}
+
+/// A node's sum of wins, an `f64` kept as its bits in an atomic.
+#[derive(Debug, Default)]
+pub(super) struct Sum(AtomicU64);
+
+impl Sum {
+    pub fn new(v: f64) -> Self {
+        Sum(AtomicU64::new(v.to_bits()))
+    }
+
+    #[inline]
+    pub fn get(&self) -> f64 {
+        f64::from_bits(self.0.load(Ordering::Relaxed))
+    }
+
+    /// Adds `x`; never loses a concurrent add.
+    #[inline]
+    pub fn add(&self, x: f64) {
+        // The closure always returns Some, so this cannot fail.
+        let _ = self
+            .0
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
+                Some((f64::from_bits(bits) + x).to_bits())
+            });
+    }
+
+    /// Adds `x` as a load and a store (see [`Count::add_racy`]).
+    #[inline]
+    pub fn add_racy(&self, x: f64) {
+        self.set(self.get() + x);
+    }
+
+    pub fn set(&self, x: f64) {
+        self.0.store(x.to_bits(), Ordering::Relaxed);
+    }
+}
+
+impl<M: Clone> Clone for Node<M> {
+    fn clone(&self) -> Self {
+        Node {
+            mv: self.mv.clone(),
+            first_child: self.first_child,
+            num_children: self.num_children,
+            expanded: self.expanded,
+            visits: Count::new(self.visits.get()),
+            wins: Sum::new(self.wins.get()),
+            virtual_loss: AtomicU32::new(self.virtual_loss()),
+            prior_visits: self.prior_visits,
+            prior_wins: self.prior_wins,
+            amaf_visits: Count::new(self.amaf_visits.get()),
+            amaf_wins: Sum::new(self.amaf_wins.get()),
+            amaf_index: self.amaf_index,
+            proof: AtomicI8::new(self.proof()),
+        }
+    }
 }
 
 /// [`Node::proof`]: the player who played the node's move wins with best play.
@@ -69,15 +171,15 @@ impl<M> Node<M> {
             first_child: 0,
             num_children: 0,
             expanded: false,
-            visits: 0,
-            wins: 0.0,
-            virtual_loss: 0,
+            visits: Count::default(),
+            wins: Sum::default(),
+            virtual_loss: AtomicU32::new(0),
             prior_visits,
             prior_wins,
-            amaf_visits: 0,
-            amaf_wins: 0.0,
+            amaf_visits: Count::default(),
+            amaf_wins: Sum::default(),
             amaf_index: NO_AMAF,
-            proof: 0,
+            proof: AtomicI8::new(0),
         }
     }
 
@@ -94,7 +196,42 @@ impl<M> Node<M> {
 
     /// [`value`] of this node: for the player who played `mv`.
     pub fn value(&self) -> f64 {
-        value(self.visits, self.wins, self.prior_visits, self.prior_wins)
+        value(
+            self.visits.get(),
+            self.wins.get(),
+            self.prior_visits,
+            self.prior_wins,
+        )
+    }
+
+    #[inline]
+    pub fn virtual_loss(&self) -> u32 {
+        self.virtual_loss.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    pub fn add_virtual_loss(&self, n: u32) {
+        self.virtual_loss.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Takes back `n` in-flight playouts (never below zero).
+    #[inline]
+    pub fn remove_virtual_loss(&self, n: u32) {
+        let _ = self
+            .virtual_loss
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
+                debug_assert!(v >= n, "virtual loss underflow");
+                Some(v.saturating_sub(n))
+            });
+    }
+
+    #[inline]
+    pub fn proof(&self) -> i8 {
+        self.proof.load(Ordering::Relaxed)
+    }
+
+    pub fn set_proof(&self, proof: i8) {
+        self.proof.store(proof, Ordering::Relaxed);
     }
 }
 
@@ -258,10 +395,17 @@ pub(super) struct Tree<M> {
     pub root: Option<NodeId>,
     /// Set once an expansion was refused for lack of memory.
     pub memory_capped: bool,
-    pub totals: RootTotals,
+    /// Behind its own lock: backups add to it under the tree's shared lock.
+    pub totals: Mutex<RootTotals>,
 }
 
 impl<M: Copy> Tree<M> {
+    /// The root totals (a panicked worker's lock is taken over: the sums
+    /// stay readable).
+    pub fn totals(&self) -> std::sync::MutexGuard<'_, RootTotals> {
+        self.totals.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     pub fn new(max_bytes: usize) -> Self {
         let mut nodes = Arena::with_cap(max_bytes);
         let root = nodes.alloc_run(std::iter::once(Node::new(None, 0.0, 0.0)));
@@ -269,7 +413,7 @@ impl<M: Copy> Tree<M> {
             nodes,
             root,
             memory_capped: root.is_none(),
-            totals: RootTotals::default(),
+            totals: Mutex::default(),
         }
     }
 
@@ -297,8 +441,8 @@ impl<M: Copy> Tree<M> {
         root.num_children = 0;
         root.expanded = false;
         // The root's AMAF and prior describe the old parent's view; drop them.
-        root.amaf_visits = 0;
-        root.amaf_wins = 0.0;
+        root.amaf_visits.set(0);
+        root.amaf_wins.set(0.0);
         *fresh.node_mut(new_root) = root;
         let mut queue = std::collections::VecDeque::from([(keep, new_root)]);
         while let Some((old, new)) = queue.pop_front() {

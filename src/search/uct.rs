@@ -93,13 +93,13 @@ impl LeafResult<'_> {
 /// `ln_parent` is ln(max(1, the parent's visits)), the same for every
 /// child.
 pub(super) fn urgency<M>(child: &Node<M>, ln_parent: f64, cfg: &SearchConfig) -> f64 {
-    let n = child.visits as f64 + child.virtual_loss as f64;
+    let n = child.visits.get() as f64 + child.virtual_loss() as f64;
     let v = n + child.prior_visits as f64;
-    let amaf_n = child.amaf_visits as f64;
+    let amaf_n = child.amaf_visits.get() as f64;
     if v <= 0.0 && amaf_n <= 0.0 {
         return cfg.first_play_urgency;
     }
-    let own_wins = child.wins + child.prior_wins as f64;
+    let own_wins = child.wins.get() + child.prior_wins as f64;
     let mut value = if cfg.rave_equiv > 0.0 {
         // Gelly & Silver's β in michi's form, β = a / (a + v + v·a / R)
         // with a AMAF and v own visits, blends the AMAF mean w_a / a and
@@ -108,7 +108,7 @@ pub(super) fn urgency<M>(child: &Node<M>, ln_parent: f64, cfg: &SearchConfig) ->
         // three (the tree's selection is most of its time). β → 1 with no
         // own visits, and a = 0 leaves the own mean.
         let k = 1.0 + amaf_n / cfg.rave_equiv;
-        (child.amaf_wins + k * own_wins) / (amaf_n + k * v)
+        (child.amaf_wins.get() + k * own_wins) / (amaf_n + k * v)
     } else if v > 0.0 {
         own_wins / v
     } else {
@@ -142,7 +142,7 @@ where
     M: Copy,
 {
     let p = tree.node(parent);
-    let parent_visits = p.visits as f64 + p.virtual_loss as f64;
+    let parent_visits = p.visits.get() as f64 + p.virtual_loss() as f64;
     let ln_parent = parent_visits.max(1.0).ln();
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
@@ -152,7 +152,7 @@ where
         if child.mv.is_some_and(|mv| !allowed(mv)) {
             continue;
         }
-        match child.proof {
+        match child.proof() {
             PROVEN_WIN => return Some(id),
             PROVEN_LOSS => {
                 lost.get_or_insert(id);
@@ -172,9 +172,9 @@ where
 /// MCTS-solver backup at `id`: a child proven won for the player to move
 /// here makes this node a proven loss for whoever moved into it; every
 /// child proven lost makes it a proven win. Returns whether `id` is proven.
-fn settle_proof<M: Copy>(tree: &mut Tree<M>, id: NodeId) -> bool {
+fn settle_proof<M: Copy>(tree: &Tree<M>, id: NodeId) -> bool {
     let node = tree.node(id);
-    if node.proof != 0 {
+    if node.proof() != 0 {
         return true;
     }
     if !node.expanded || node.num_children == 0 {
@@ -182,9 +182,9 @@ fn settle_proof<M: Copy>(tree: &mut Tree<M>, id: NodeId) -> bool {
     }
     let mut all_lost = true;
     for c in node.children() {
-        match tree.node(c).proof {
+        match tree.node(c).proof() {
             PROVEN_WIN => {
-                tree.node_mut(id).proof = PROVEN_LOSS;
+                node.set_proof(PROVEN_LOSS);
                 return true;
             }
             PROVEN_LOSS => {}
@@ -192,7 +192,7 @@ fn settle_proof<M: Copy>(tree: &mut Tree<M>, id: NodeId) -> bool {
         }
     }
     if all_lost {
-        tree.node_mut(id).proof = PROVEN_WIN;
+        node.set_proof(PROVEN_WIN);
     }
     all_lost
 }
@@ -200,6 +200,7 @@ fn settle_proof<M: Copy>(tree: &mut Tree<M>, id: NodeId) -> bool {
 /// Gives `id` (whose position is `pos`) one child per move the game offers,
 /// with the simulator's priors plus the even prior. Returns false, changing
 /// nothing but `memory_capped`, when the arena cap refuses the children.
+#[cfg(test)]
 pub(super) fn expand<G: Game>(
     tree: &mut Tree<G::Move>,
     id: NodeId,
@@ -208,8 +209,34 @@ pub(super) fn expand<G: Game>(
     cfg: &SearchConfig,
     scratch: &mut Scratch<G::Move>,
 ) -> bool {
+    prepare_children(pos, sim, scratch);
+    attach_children(tree, id, pos, cfg, scratch)
+}
+
+/// The moves of `pos` and their priors into `scratch`: the costly part of
+/// an expansion, done without the tree's lock.
+pub(super) fn prepare_children<G: Game>(
+    pos: &G,
+    sim: &dyn Simulator<G>,
+    scratch: &mut Scratch<G::Move>,
+) {
     pos.legal_moves(&mut scratch.moves);
     sim.priors(pos, &scratch.moves, &mut scratch.priors);
+}
+
+/// Gives `id` the children [`prepare_children`] put in `scratch` (for the
+/// same `pos`), unless another thread expanded it meanwhile. Returns false,
+/// changing nothing but `memory_capped`, when the arena cap refuses them.
+pub(super) fn attach_children<G: Game>(
+    tree: &mut Tree<G::Move>,
+    id: NodeId,
+    pos: &G,
+    cfg: &SearchConfig,
+    scratch: &Scratch<G::Move>,
+) -> bool {
+    if tree.node(id).expanded {
+        return true;
+    }
     let even = cfg.prior_even_visits;
     let (space, pass) = (pos.move_space(), pos.pass_move());
     let children = scratch.moves.iter().enumerate().map(|(i, &mv)| {
@@ -240,7 +267,6 @@ pub(super) fn expand<G: Game>(
 pub(super) struct Context<'a, G: Game> {
     pub root: NodeId,
     pub root_pos: &'a G,
-    pub sim: &'a dyn Simulator<G>,
     pub cfg: &'a SearchConfig,
     /// The virtual loss one descent adds to its path
     /// ([`SearchConfig::virtual_loss_per_leaf`]).
@@ -248,80 +274,105 @@ pub(super) struct Context<'a, G: Game> {
     pub filter: Option<&'a (dyn Fn(usize, Color, G::Move) -> bool + Send + Sync)>,
 }
 
+/// Where a descent stopped.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Descent {
+    /// A leaf to simulate.
+    Leaf,
+    /// A terminal (or proven) leaf, scored directly.
+    Terminal(Outcome),
+    /// The node (the last of the path, whose position `pos` now holds) is
+    /// to be expanded: [`prepare_children`] without the lock,
+    /// [`attach_children`] under the exclusive lock, then the descent goes
+    /// on with `descend(.., Some(node))`.
+    Expand(NodeId),
+}
+
 /// Walks from the root to a leaf, playing the tree moves on `pos` (reset to
-/// the root position first), expanding leaves that have enough visits and
-/// adding virtual loss to every node on the path. Returns the outcome if
-/// the leaf is terminal (score it directly), `None` if it must be simulated.
-/// The root is always expanded, so there is always a move to choose.
+/// the root position first), adding virtual loss to every node on the path.
+/// Stops at a node that is due for expansion ([`Descent::Expand`]); called
+/// again with `resume` set to that node (and the same `pos` and `path`), it
+/// goes on from there as if the expansion had happened in place, so with
+/// one thread the descent is the same as an uninterrupted one. The root is
+/// always expanded, so there is always a move to choose.
 pub(super) fn descend<G: Game>(
-    tree: &mut Tree<G::Move>,
+    tree: &Tree<G::Move>,
     ctx: &Context<'_, G>,
     pos: &mut G,
     path: &mut Path,
-    scratch: &mut Scratch<G::Move>,
-) -> Option<Outcome> {
+    resume: Option<NodeId>,
+) -> Descent {
     let Context {
         root,
         root_pos,
-        sim,
         cfg,
         virtual_loss,
         filter,
     } = *ctx;
-    pos.clone_from(root_pos);
-    path.clear();
-    let mut id = root;
+    let mut id = match resume {
+        Some(id) => id,
+        None => {
+            pos.clone_from(root_pos);
+            path.clear();
+            root
+        }
+    };
+    let mut resuming = resume.is_some();
     loop {
         let at_root = id == root;
-        path.nodes.push(id);
-        path.to_move.push(pos.to_move());
         let node = tree.node(id);
-        let seen = node.visits + node.virtual_loss as u64;
-        if !at_root && node.proof != 0 {
-            // Proven (MCTS-solver): scored as the proof says, never
-            // searched again.
-            let mover = pos.to_move().opponent();
-            let winner = match node.proof {
-                PROVEN_WIN => mover,
-                _ => pos.to_move(),
-            };
-            tree.node_mut(id).virtual_loss += virtual_loss;
-            return Some(Outcome::Win(winner));
-        }
-        if !node.expanded {
-            // Terminal nodes are never expanded, so only leaves need this.
-            // They are scored as a referee would, with the stones that the
-            // root's playouts lose so far taken off (Go): otherwise a dead
-            // stone left in the opponent's area, then two passes, would
-            // look like a win. Knowing nothing is the plain outcome.
-            if !at_root {
-                let owners = match cfg.judge_two_passes {
-                    true => OwnershipSums(&tree.totals.ownership),
-                    false => OwnershipSums::default(),
+        if !std::mem::take(&mut resuming) {
+            path.nodes.push(id);
+            path.to_move.push(pos.to_move());
+            let seen = node.visits.get() + node.virtual_loss() as u64;
+            if !at_root && node.proof() != 0 {
+                // Proven (MCTS-solver): scored as the proof says, never
+                // searched again.
+                let mover = pos.to_move().opponent();
+                let winner = match node.proof() {
+                    PROVEN_WIN => mover,
+                    _ => pos.to_move(),
                 };
-                if let Some(outcome) = pos.judged_outcome(owners) {
-                    let node = tree.node_mut(id);
-                    node.virtual_loss += virtual_loss;
-                    if let Some(Outcome::Win(winner)) = pos.proven_outcome() {
-                        let mover = pos.to_move().opponent();
-                        node.proof = if winner == mover {
-                            PROVEN_WIN
-                        } else {
-                            PROVEN_LOSS
-                        };
+                node.add_virtual_loss(virtual_loss);
+                return Descent::Terminal(Outcome::Win(winner));
+            }
+            if !node.expanded {
+                // Terminal nodes are never expanded, so only leaves need
+                // this. They are scored as a referee would, with the stones
+                // that the root's playouts lose so far taken off (Go):
+                // otherwise a dead stone left in the opponent's area, then
+                // two passes, would look like a win. Knowing nothing is the
+                // plain outcome.
+                if !at_root {
+                    let judged = match cfg.judge_two_passes {
+                        true => pos.judged_outcome(OwnershipSums(&tree.totals().ownership)),
+                        false => pos.judged_outcome(OwnershipSums::default()),
+                    };
+                    if let Some(outcome) = judged {
+                        node.add_virtual_loss(virtual_loss);
+                        if let Some(Outcome::Win(winner)) = pos.proven_outcome() {
+                            let mover = pos.to_move().opponent();
+                            node.set_proof(if winner == mover {
+                                PROVEN_WIN
+                            } else {
+                                PROVEN_LOSS
+                            });
+                        }
+                        return Descent::Terminal(outcome);
                     }
-                    return Some(outcome);
+                }
+                if !tree.memory_capped && (at_root || seen >= cfg.expand_after_visits) {
+                    return Descent::Expand(id);
                 }
             }
-            if !tree.memory_capped && (at_root || seen >= cfg.expand_after_visits) {
-                expand(tree, id, pos, sim, cfg, scratch);
-            }
         }
-        let node = tree.node_mut(id);
-        node.virtual_loss += virtual_loss;
+        node.add_virtual_loss(virtual_loss);
         if node.num_children == 0 {
             // An unexpanded leaf, or a position with no moves at all.
-            return if at_root { pos.outcome() } else { None };
+            return match (at_root, pos.outcome()) {
+                (true, Some(outcome)) => Descent::Terminal(outcome),
+                _ => Descent::Leaf,
+            };
         }
         // A filter that leaves no move at all is ignored there: the search
         // must go on somewhere.
@@ -343,7 +394,7 @@ pub(super) fn descend<G: Game>(
 /// or playout — by the player to move at that node gets the result as an
 /// AMAF sample for that player.
 pub(super) fn update<G: Game>(
-    tree: &mut Tree<G::Move>,
+    tree: &Tree<G::Move>,
     path: &Path,
     result: &LeafResult<'_>,
     virtual_loss: u32,
@@ -365,7 +416,7 @@ pub(super) fn update<G: Game>(
     let mut proven_below = path
         .nodes
         .last()
-        .is_some_and(|&leaf| tree.node(leaf).proof != 0);
+        .is_some_and(|&leaf| tree.node(leaf).proof() != 0);
 
     for depth in (0..path.nodes.len()).rev() {
         let id = path.nodes[depth];
@@ -382,11 +433,10 @@ pub(super) fn update<G: Game>(
             proven_below = settle_proof(tree, id);
         }
         let mover = path.mover(depth);
-        let node = tree.node_mut(id);
-        node.visits += result.playouts as u64;
-        node.wins += result.wins_for(mover);
-        debug_assert!(node.virtual_loss >= virtual_loss, "virtual loss underflow");
-        node.virtual_loss = node.virtual_loss.saturating_sub(virtual_loss);
+        let node = tree.node(id);
+        node.visits.add(result.playouts as u64);
+        node.wins.add(result.wins_for(mover));
+        node.remove_virtual_loss(virtual_loss);
 
         if !node.expanded {
             continue;
@@ -412,9 +462,9 @@ pub(super) fn update<G: Game>(
                 },
             };
             if plays > 0 {
-                let c = tree.node_mut(child);
-                c.amaf_visits += plays;
-                c.amaf_wins += wins;
+                let c = tree.node(child);
+                c.amaf_visits.add_racy(plays);
+                c.amaf_wins.add_racy(wins);
             }
         }
     }

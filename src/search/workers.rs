@@ -1,5 +1,6 @@
 //! The worker side of one search run: what the workers share, the loop
-//! each runs (select under its tree's lock, simulate unlocked, back up),
+//! each runs (select under its tree's shared lock, expanding under the
+//! exclusive one; simulate unlocked; back up under the shared lock),
 //! how a batch is sized and when one may start, and the early stop.
 
 use super::config::{
@@ -9,11 +10,11 @@ use super::info::{self, RunCounters};
 use super::root;
 use super::search::Report;
 use super::tree::{NodeId, Tree};
-use super::uct::{self, Context, LeafResult, Path, Scratch};
+use super::uct::{self, Context, Descent, LeafResult, Path, Scratch};
 use crate::game::{Game, Outcome};
 use crate::sim::{LeafStats, Simulator};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex, MutexGuard};
+use std::sync::{mpsc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 /// `(move, visits)` of every child of `root` into `out` (for the early
@@ -23,7 +24,7 @@ pub(super) fn note_root_visits<M: Copy>(tree: &Tree<M>, root: NodeId, out: &mut 
     out.extend(
         tree.node(root)
             .children()
-            .filter_map(|c| Some((tree.node(c).mv?, tree.node(c).visits))),
+            .filter_map(|c| Some((tree.node(c).mv?, tree.node(c).visits.get()))),
     );
 }
 
@@ -83,10 +84,12 @@ pub(super) fn wait_and_report<G: Game>(
 
 /// What the workers share during one run.
 pub(super) struct Shared<'a, G: Game> {
-    /// One per tree with a root. A worker holds at most one of these locks
-    /// at a time, except through [`Shared::lock_all`], which takes them in
-    /// order: no deadlock.
-    pub(super) states: Vec<Mutex<RunState<'a, G::Move>>>,
+    /// One per tree with a root. Descents and backups share a tree's lock
+    /// (the node statistics are atomics, see `tree::Node`); an expansion,
+    /// which grows the arena, takes it alone. A worker holds at most one of
+    /// these locks at a time, except through [`Shared::lock_all`], which
+    /// takes them in order: no deadlock.
+    pub(super) states: Vec<RwLock<RunState<'a, G::Move>>>,
     pub(super) root_pos: &'a G,
     pub(super) sim: &'a dyn Simulator<G>,
     pub(super) cfg: &'a SearchConfig,
@@ -160,15 +163,21 @@ impl<G: Game> Default for Batch<G> {
 }
 
 impl<'a, G: Game> Shared<'a, G> {
-    fn lock(&self, tree: usize) -> MutexGuard<'_, RunState<'a, G::Move>> {
+    /// Tree `tree`, shared with the other workers' descents and backups.
+    fn read(&self, tree: usize) -> RwLockReadGuard<'_, RunState<'a, G::Move>> {
         // A worker that panicked leaves the tree consistent enough to read;
         // the panic itself resurfaces when the scope joins.
-        self.states[tree].lock().unwrap_or_else(|e| e.into_inner())
+        self.states[tree].read().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Every tree's lock, taken in index order.
-    pub(super) fn lock_all(&self) -> Vec<MutexGuard<'_, RunState<'a, G::Move>>> {
-        (0..self.states.len()).map(|t| self.lock(t)).collect()
+    /// Tree `tree` alone, to expand a node.
+    fn write(&self, tree: usize) -> RwLockWriteGuard<'_, RunState<'a, G::Move>> {
+        self.states[tree].write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Every tree's lock (shared), taken in index order.
+    pub(super) fn lock_all(&self) -> Vec<RwLockReadGuard<'_, RunState<'a, G::Move>>> {
+        (0..self.states.len()).map(|t| self.read(t)).collect()
     }
 
     pub(super) fn counters(&self) -> RunCounters {
@@ -188,25 +197,14 @@ impl<'a, G: Game> Shared<'a, G> {
         let mut last_leaves = 0;
         loop {
             let started = Instant::now();
-            let seed = {
-                let mut state = self.lock(t);
-                let leaves = self.reserve_leaves(last_batch, last_leaves);
-                last_leaves = leaves;
-                if leaves == 0 {
-                    return;
-                }
-                let ctx = Context {
-                    root: state.root,
-                    root_pos: self.root_pos,
-                    sim: self.sim,
-                    cfg: self.cfg,
-                    virtual_loss: self.virtual_loss,
-                    filter: self.filter,
-                };
-                select(&ctx, state.tree, leaves, &mut batch);
-                let first = self.simulations.fetch_add(leaves as u64, Ordering::Relaxed);
-                self.cfg.seed.wrapping_add(first)
-            };
+            let leaves = self.reserve_leaves(last_batch, last_leaves);
+            last_leaves = leaves;
+            if leaves == 0 {
+                return;
+            }
+            self.select(t, leaves, &mut batch);
+            let first = self.simulations.fetch_add(leaves as u64, Ordering::Relaxed);
+            let seed = self.cfg.seed.wrapping_add(first);
             let live = batch.to_simulate;
             if batch.stats.len() < live {
                 batch.stats.resize_with(live, LeafStats::default);
@@ -220,7 +218,7 @@ impl<'a, G: Game> Shared<'a, G> {
                 );
             }
             {
-                let mut state = self.lock(t);
+                let state = self.read(t);
                 let (playouts, leaves) = self.back_up(state.tree, &mut batch);
                 // With the early stop, the counters, this tree's noted root
                 // visits and the check change together (tree lock, then the
@@ -313,10 +311,11 @@ impl<'a, G: Game> Shared<'a, G> {
 
     /// Backs the batch up into `tree`; returns the playouts and leaves it
     /// added.
-    fn back_up(&self, tree: &mut Tree<G::Move>, batch: &mut Batch<G>) -> (u64, u64) {
+    fn back_up(&self, tree: &Tree<G::Move>, batch: &mut Batch<G>) -> (u64, u64) {
         let weight = self.weight;
         let leaves = batch.to_simulate + batch.terminal.len();
         let mut done = 0;
+        let mut totals = tree.totals();
         for i in 0..batch.to_simulate {
             let stats = &batch.stats[i];
             let result = LeafResult {
@@ -332,10 +331,10 @@ impl<'a, G: Game> Shared<'a, G> {
                 self.root_pos,
                 &mut batch.scratch,
             );
-            tree.totals.add(stats);
+            totals.add(stats);
             if let (Some(root), Some(&child)) = (tree.root, batch.paths[i].nodes.get(1)) {
                 let index = child - tree.node(root).first_child;
-                tree.totals.add_child(index as usize, stats);
+                totals.add_child(index as usize, stats);
             }
             done += stats.playouts as u64;
         }
@@ -391,36 +390,60 @@ impl<'a, G: Game> Shared<'a, G> {
     }
 }
 
-/// Descends `leaves` times in `tree`, sorting the leaves into ones to
-/// simulate (packed at the front of `positions`) and terminal ones.
-fn select<G: Game>(
-    ctx: &Context<'_, G>,
-    tree: &mut Tree<G::Move>,
-    leaves: usize,
-    batch: &mut Batch<G>,
-) {
-    batch.to_simulate = 0;
-    for _ in 0..leaves {
-        let slot = batch.to_simulate;
-        if slot == batch.positions.len() {
-            batch.positions.push(ctx.root_pos.clone());
-            batch.paths.push(Path::default());
-        }
-        let outcome = uct::descend(
-            tree,
-            ctx,
-            &mut batch.positions[slot],
-            &mut batch.paths[slot],
-            &mut batch.scratch,
-        );
-        match outcome {
-            Some(outcome) => {
-                // Keep the path, hand the slot a spare one.
-                let spare = batch.spare_paths.pop().unwrap_or_default();
-                let path = std::mem::replace(&mut batch.paths[slot], spare);
-                batch.terminal.push((path, outcome));
+impl<G: Game> Shared<'_, G> {
+    /// Descends `leaves` times in tree `t`, sorting the leaves into ones to
+    /// simulate (packed at the front of `batch.positions`) and terminal
+    /// ones. Each descent runs under the tree's shared lock; a node due for
+    /// expansion gets its moves and priors without any lock and its
+    /// children under the exclusive lock, then the descent goes on.
+    fn select(&self, t: usize, leaves: usize, batch: &mut Batch<G>) {
+        batch.to_simulate = 0;
+        for _ in 0..leaves {
+            let slot = batch.to_simulate;
+            if slot == batch.positions.len() {
+                batch.positions.push(self.root_pos.clone());
+                batch.paths.push(Path::default());
             }
-            None => batch.to_simulate += 1,
+            let mut resume = None;
+            let outcome = loop {
+                let descent = {
+                    let state = self.read(t);
+                    let ctx = Context {
+                        root: state.root,
+                        root_pos: self.root_pos,
+                        cfg: self.cfg,
+                        virtual_loss: self.virtual_loss,
+                        filter: self.filter,
+                    };
+                    uct::descend(
+                        state.tree,
+                        &ctx,
+                        &mut batch.positions[slot],
+                        &mut batch.paths[slot],
+                        resume,
+                    )
+                };
+                match descent {
+                    Descent::Leaf => break None,
+                    Descent::Terminal(outcome) => break Some(outcome),
+                    Descent::Expand(id) => {
+                        let pos = &batch.positions[slot];
+                        uct::prepare_children(pos, self.sim, &mut batch.scratch);
+                        let mut state = self.write(t);
+                        uct::attach_children(state.tree, id, pos, self.cfg, &batch.scratch);
+                        resume = Some(id);
+                    }
+                }
+            };
+            match outcome {
+                Some(outcome) => {
+                    // Keep the path, hand the slot a spare one.
+                    let spare = batch.spare_paths.pop().unwrap_or_default();
+                    let path = std::mem::replace(&mut batch.paths[slot], spare);
+                    batch.terminal.push((path, outcome));
+                }
+                None => batch.to_simulate += 1,
+            }
         }
     }
 }
