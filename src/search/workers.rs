@@ -315,7 +315,6 @@ impl<'a, G: Game> Shared<'a, G> {
         let weight = self.weight;
         let leaves = batch.to_simulate + batch.terminal.len();
         let mut done = 0;
-        let mut totals = tree.totals();
         for i in 0..batch.to_simulate {
             let stats = &batch.stats[i];
             let result = LeafResult {
@@ -331,13 +330,19 @@ impl<'a, G: Game> Shared<'a, G> {
                 self.root_pos,
                 &mut batch.scratch,
             );
+            done += stats.playouts as u64;
+        }
+        // The totals after the tree, under their own lock for as short a
+        // time as possible: other workers' backups go on meanwhile.
+        let mut totals = tree.totals();
+        for (stats, path) in batch.stats[..batch.to_simulate].iter().zip(&batch.paths) {
             totals.add(stats);
-            if let (Some(root), Some(&child)) = (tree.root, batch.paths[i].nodes.get(1)) {
+            if let (Some(root), Some(&child)) = (tree.root, path.nodes.get(1)) {
                 let index = child - tree.node(root).first_child;
                 totals.add_child(index as usize, stats);
             }
-            done += stats.playouts as u64;
         }
+        drop(totals);
         for (path, outcome) in batch.terminal.drain(..) {
             let result = LeafResult::terminal(outcome, weight);
             uct::update(
