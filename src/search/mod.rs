@@ -26,6 +26,8 @@ mod workers;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_bias;
+#[cfg(test)]
 mod tests_go;
 #[cfg(test)]
 mod tests_root;

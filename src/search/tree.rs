@@ -5,7 +5,7 @@
 //! arena never allocates past its byte cap: chunks are sized from
 //! `size_of::<Node>()` and a chunk is only added when it still fits.
 
-use crate::sim::LeafStats;
+use crate::sim::{LeafStats, MAX_BIAS};
 use std::mem::size_of;
 use std::sync::atomic::{AtomicI8, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -59,6 +59,10 @@ pub(super) struct Node<M> {
     /// every node on the path, and recomputing it there (a division by the
     /// board stride in Go) was a large part of the tree's time.
     pub amaf_index: u32,
+    /// Progressive bias in thousandths of a win (`sim::Prior::bias`): an
+    /// i16 fits in the padding of the node, where an f32 would grow every
+    /// node by 8 bytes.
+    pub bias_milli: i16,
     /// MCTS-solver value for the player who played `mv`: [`PROVEN_WIN`],
     /// [`PROVEN_LOSS`] or 0 (unknown). Set from proven terminal positions
     /// ([`crate::game::Game::proven_outcome`]) and settled upwards in the
@@ -151,6 +155,7 @@ impl<M: Clone> Clone for Node<M> {
             amaf_visits: Count::new(self.amaf_visits.get()),
             amaf_wins: Sum::new(self.amaf_wins.get()),
             amaf_index: self.amaf_index,
+            bias_milli: self.bias_milli,
             proof: AtomicI8::new(self.proof()),
         }
     }
@@ -179,6 +184,7 @@ impl<M> Node<M> {
             amaf_visits: Count::default(),
             amaf_wins: Sum::default(),
             amaf_index: NO_AMAF,
+            bias_milli: 0,
             proof: AtomicI8::new(0),
         }
     }
@@ -186,6 +192,20 @@ impl<M> Node<M> {
     pub fn with_amaf_index(mut self, index: u32) -> Self {
         self.amaf_index = index;
         self
+    }
+
+    /// Sets the progressive bias (`sim::Prior::bias`), clamped to
+    /// ±`sim::MAX_BIAS` and rounded to a thousandth.
+    pub fn with_bias(mut self, bias: f32) -> Self {
+        let clamped = bias.clamp(-MAX_BIAS, MAX_BIAS);
+        self.bias_milli = (clamped * 1000.0).round() as i16;
+        self
+    }
+
+    /// The progressive bias, in wins.
+    #[inline]
+    pub fn bias(&self) -> f64 {
+        self.bias_milli as f64 / 1000.0
     }
 
     /// Ids of the children (empty until expanded).

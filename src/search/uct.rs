@@ -89,7 +89,8 @@ impl LeafResult<'_> {
 
 /// How urgently the player to move at the parent wants to try `child`:
 /// michi's RAVE blend of the child's own mean (with priors) and its AMAF
-/// mean, plus a small UCB term. Playouts in flight count as losses.
+/// mean, plus the child's progressive bias over its own visits plus one,
+/// plus a small UCB term. Playouts in flight count as losses.
 /// `ln_parent` is ln(max(1, the parent's visits)), the same for every
 /// child.
 pub(super) fn urgency<M>(child: &Node<M>, ln_parent: f64, cfg: &SearchConfig) -> f64 {
@@ -114,6 +115,9 @@ pub(super) fn urgency<M>(child: &Node<M>, ln_parent: f64, cfg: &SearchConfig) ->
     } else {
         0.0
     };
+    if child.bias_milli != 0 {
+        value += child.bias() / (n + 1.0);
+    }
     if cfg.exploration > 0.0 {
         value += cfg.exploration * (ln_parent / (n + 1.0)).sqrt();
     }
@@ -245,7 +249,9 @@ pub(super) fn attach_children<G: Game>(
             i if Some(mv) != pass && i < space => i as u32,
             _ => NO_AMAF,
         };
-        Node::new(Some(mv), prior.visits + even, prior.wins + 0.5 * even).with_amaf_index(amaf)
+        Node::new(Some(mv), prior.visits + even, prior.wins + 0.5 * even)
+            .with_amaf_index(amaf)
+            .with_bias(prior.bias)
     });
     let count = scratch.moves.len() as u32;
     match tree.nodes.alloc_run(children) {

@@ -19,6 +19,8 @@ mod patterns;
 mod priors;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_priors;
 mod weights;
 
 pub(crate) use patterns::TABLE as PATTERN_TABLE;

@@ -37,6 +37,7 @@ pub fn frame_priors(pos: &Position, moves: &[Move], visits: f32, out: &mut [Prio
                 *prior = Prior {
                     wins: visits,
                     visits,
+                    bias: 0.0,
                 };
             }
         }
@@ -48,7 +49,11 @@ pub fn frame_priors(pos: &Position, moves: &[Move], visits: f32, out: &mut [Prio
     }
     for (mv, prior) in moves.iter().zip(out.iter_mut()) {
         if !saves(&threats, *mv) {
-            *prior = Prior { wins: 0.0, visits };
+            *prior = Prior {
+                wins: 0.0,
+                visits,
+                bias: 0.0,
+            };
         }
     }
     true

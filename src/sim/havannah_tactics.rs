@@ -101,6 +101,7 @@ pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
                 *prior = Prior {
                     wins: TACTIC_PRIOR_VISITS,
                     visits: TACTIC_PRIOR_VISITS,
+                    bias: 0.0,
                 };
             }
         }
@@ -124,6 +125,7 @@ pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
             *prior = Prior {
                 wins: 0.0,
                 visits: TACTIC_PRIOR_VISITS,
+                bias: 0.0,
             };
         }
     }

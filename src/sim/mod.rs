@@ -97,7 +97,19 @@ impl LeafStats {
 pub struct Prior {
     pub wins: f32,
     pub visits: f32,
+    /// Progressive bias (Chaslot, Winands, van den Herik, Uiterwijk and
+    /// Bouzy, "Progressive Strategies for Monte-Carlo Tree Search"): added
+    /// to the move's urgency as `bias / (own visits + 1)`, so it steers the
+    /// first visits and fades as the move's own playouts come in. Virtual
+    /// playouts alone cannot do that on a big board, where every child's
+    /// AMAF count is soon half its parent's visits and outweighs them.
+    /// Stored to a thousandth within ±[`MAX_BIAS`]; 0 (the default) changes
+    /// nothing.
+    pub bias: f32,
 }
+
+/// The largest progressive bias a node keeps (`Prior::bias`, either sign).
+pub const MAX_BIAS: f32 = 32.0;
 
 /// Evaluates batches of leaves. Implementations must be deterministic for a
 /// given `seed` (reproducible matches and kernel-vs-CPU checks).

@@ -3,6 +3,14 @@
 //! patterns and closeness to the last move add virtual wins; self-atari
 //! and early first/second-line moves in empty areas add virtual losses.
 //! Values are from the mover's point of view.
+//!
+//! Boards of [`BIG_BOARD`] lines and more also get a progressive bias
+//! (`Prior::bias`) from the same knowledge, a stronger penalty for lonely
+//! first/second-line moves in the opening and a bonus for the third and
+//! fourth lines there: MoGo, Fuego and Pachi all play the big board's
+//! opening from such knowledge, and without it the search opened with
+//! second-line moves everywhere (`docs/go-big-boards.md`). Smaller boards
+//! get exactly the priors they had.
 
 use super::ladder::LadderReader;
 use super::patterns;
@@ -39,6 +47,28 @@ const EMPTY_AREA_RADIUS: isize = 3;
 /// prior and noise were enough.
 const PRIOR_EARLY_PASS: f32 = 30.0;
 
+// ---- Big boards only ----
+
+/// Boards with at least this many lines get the big-board knowledge.
+const BIG_BOARD: usize = 13;
+/// Progressive bias per net virtual win of a move's prior (its virtual
+/// wins minus half its virtual visits): a capture of a chain (+15 net)
+/// starts 0.3 above its siblings, a lonely edge move (-20 net) 0.4 below.
+const BIAS_PER_NET_WIN: f32 = 0.02;
+/// The opening, for the big-board rules: fewer stones on the board than
+/// the points divided by this (45 on 19x19, 21 on 13x13).
+const OPENING_STONE_DIVISOR: usize = 8;
+/// Virtual losses in the opening for a first/second-line move with no
+/// opponent stone within Manhattan distance [`LONELY_RADIUS`]: such a move
+/// neither attacks nor answers anything, and it builds little.
+const PRIOR_LONELY_EDGE: f32 = 40.0;
+const LONELY_RADIUS: isize = 2;
+/// Virtual losses in the opening for any other first-line move.
+const PRIOR_FIRST_LINE: f32 = 20.0;
+/// Virtual wins in the opening for a third- or fourth-line move in an
+/// empty area (no stone within `EMPTY_AREA_RADIUS`).
+const PRIOR_THIRD_FOURTH: f32 = 10.0;
+
 /// One prior per entry of `moves`, for the side to move in `pos`.
 pub(super) fn priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
     out.clear();
@@ -51,14 +81,26 @@ pub(super) fn priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
     };
     let open = moves.iter().filter(|&&mv| mv != Move::Pass).count();
     let early = 2 * open > board.size() * board.size() && pos.last_move() != Some(Move::Pass);
+    let size = board.size();
+    let big = size >= BIG_BOARD;
+    let stones = size * size - board.empty_count();
+    let opening = big && stones * OPENING_STONE_DIVISOR < size * size;
     for &mv in moves {
         let mut prior = Prior {
             wins: PRIOR_EVEN / 2.0,
             visits: PRIOR_EVEN,
+            bias: 0.0,
         };
         let Move::Play(point) = mv else {
             if early {
                 prior.visits += PRIOR_EARLY_PASS;
+            }
+            if early && opening {
+                // Worse than the worst move: a lonely edge move.
+                prior.visits += PRIOR_LONELY_EDGE;
+            }
+            if big {
+                prior.bias = net_bias(&prior);
             }
             out.push(prior);
             continue;
@@ -77,18 +119,31 @@ pub(super) fn priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
             reward(PRIOR_PATTERN);
         }
         let (col, row) = board.coords(p);
+        let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
         if let Some((last_col, last_row)) = last {
             let distance = col.abs_diff(last_col) + row.abs_diff(last_row);
-            if (1..=PRIOR_NEAR_LAST.len()).contains(&distance) {
+            // In a big board's opening a low move is worth a local bonus
+            // only in contact; otherwise the bonus drew undercuts and
+            // crawls on the second line.
+            let low_and_loose = opening && line <= 1 && distance > 1;
+            if (1..=PRIOR_NEAR_LAST.len()).contains(&distance) && !low_and_loose {
                 reward(PRIOR_NEAR_LAST[distance - 1]);
             }
         }
         if board.is_self_atari(color, p) {
             prior.visits += PRIOR_SELF_ATARI;
         }
-        if is_empty_area(board, col, row) {
-            let size = board.size();
-            let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
+        let empty_area = is_empty_area(board, col, row);
+        if opening {
+            if line <= 1 && !enemy_within(board, color, col, row, LONELY_RADIUS) {
+                prior.visits += PRIOR_LONELY_EDGE;
+            } else if line == 0 {
+                prior.visits += PRIOR_FIRST_LINE;
+            } else if empty_area && (line == 2 || line == 3) {
+                prior.wins += PRIOR_THIRD_FOURTH;
+                prior.visits += PRIOR_THIRD_FOURTH;
+            }
+        } else if empty_area {
             match line {
                 0 | 1 => prior.visits += PRIOR_EMPTY_AREA,
                 2 => {
@@ -98,8 +153,17 @@ pub(super) fn priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
                 _ => {}
             }
         }
+        if big {
+            prior.bias = net_bias(&prior);
+        }
         out.push(prior);
     }
+}
+
+/// The progressive bias of a big board's prior: its virtual wins beyond
+/// an even share of its virtual visits, [`BIAS_PER_NET_WIN`] each.
+fn net_bias(prior: &Prior) -> f32 {
+    BIAS_PER_NET_WIN * (prior.wins - prior.visits / 2.0)
 }
 
 /// Per cell: the reward for capturing there (largest victim wins), for
@@ -148,8 +212,18 @@ fn tactical_bonus(board: &Board, color: u8) -> [f32; MAX_CELLS] {
 
 /// No stone within Manhattan distance `EMPTY_AREA_RADIUS` of (col, row).
 fn is_empty_area(board: &Board, col: usize, row: usize) -> bool {
+    !any_within(board, col, row, EMPTY_AREA_RADIUS, |cell| cell != EMPTY)
+}
+
+/// A stone of `color`'s opponent within Manhattan distance `radius`.
+fn enemy_within(board: &Board, color: u8, col: usize, row: usize, radius: isize) -> bool {
+    let enemy = other(color);
+    any_within(board, col, row, radius, |cell| cell == enemy)
+}
+
+/// Some cell within Manhattan distance `r` of (col, row) passes `test`.
+fn any_within(board: &Board, col: usize, row: usize, r: isize, test: impl Fn(u8) -> bool) -> bool {
     let size = board.size() as isize;
-    let r = EMPTY_AREA_RADIUS;
     for dy in -r..=r {
         let span = r - dy.abs();
         for dx in -span..=span {
@@ -157,10 +231,10 @@ fn is_empty_area(board: &Board, col: usize, row: usize) -> bool {
             if c < 0 || w < 0 || c >= size || w >= size {
                 continue;
             }
-            if board.cell(board.point_at(c as usize, w as usize)) != EMPTY {
-                return false;
+            if test(board.cell(board.point_at(c as usize, w as usize))) {
+                return true;
             }
         }
     }
-    true
+    false
 }
