@@ -63,8 +63,9 @@ const OPENING_STONE_DIVISOR: usize = 8;
 /// neither attacks nor answers anything, and it builds little.
 const PRIOR_LONELY_EDGE: f32 = 40.0;
 const LONELY_RADIUS: isize = 2;
-/// Virtual losses in the opening for any other first-line move.
+/// Virtual losses in the opening for any other first- or second-line move.
 const PRIOR_FIRST_LINE: f32 = 20.0;
+const PRIOR_SECOND_LINE: f32 = 10.0;
 /// Virtual wins in the opening for a third- or fourth-line move in an
 /// empty area (no stone within `EMPTY_AREA_RADIUS`).
 const PRIOR_THIRD_FOURTH: f32 = 10.0;
@@ -122,11 +123,12 @@ pub(super) fn priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
         let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
         if let Some((last_col, last_row)) = last {
             let distance = col.abs_diff(last_col) + row.abs_diff(last_row);
-            // In a big board's opening a low move is worth a local bonus
-            // only in contact; otherwise the bonus drew undercuts and
-            // crawls on the second line.
-            let low_and_loose = opening && line <= 1 && distance > 1;
-            if (1..=PRIOR_NEAR_LAST.len()).contains(&distance) && !low_and_loose {
+            // In a big board's opening a low move gets no local bonus:
+            // with it the search undercut at once and crawled along the
+            // second line under the opponent's wall (13x13 against GNU
+            // Go). Captures and escapes there still get theirs.
+            let low = opening && line <= 1;
+            if (1..=PRIOR_NEAR_LAST.len()).contains(&distance) && !low {
                 reward(PRIOR_NEAR_LAST[distance - 1]);
             }
         }
@@ -139,6 +141,8 @@ pub(super) fn priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
                 prior.visits += PRIOR_LONELY_EDGE;
             } else if line == 0 {
                 prior.visits += PRIOR_FIRST_LINE;
+            } else if line == 1 {
+                prior.visits += PRIOR_SECOND_LINE;
             } else if empty_area && (line == 2 || line == 3) {
                 prior.wins += PRIOR_THIRD_FOURTH;
                 prior.visits += PRIOR_THIRD_FOURTH;
