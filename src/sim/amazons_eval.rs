@@ -45,7 +45,10 @@ pub const C2_DIVISOR: f64 = 6.0;
 
 /// A value of this many squares is worth about 73% (logistic, 1 / (1 +
 /// e^-1)) to the side to move while the armies are still in contact.
-pub const VALUE_SCALE: f64 = 4.0;
+/// Opening values run to ±20 after one bad move (king-move territory
+/// dominates there); 4 saturated the logistic, so that the priors of
+/// most moves read about 0 and told the moves apart badly.
+pub const VALUE_SCALE: f64 = 8.0;
 
 /// Once the armies are apart, t1 is the difference of the squares each
 /// side can still reach; the side to move needs one more than the other
