@@ -19,9 +19,7 @@ use crate::protocol::args::{split_name, Args};
 use crate::protocol::reply::{
     CANNOT_SCORE, ILLEGAL_MOVE, SYNTAX_ERROR, UNACCEPTABLE_SIZE, UNKNOWN_COMMAND,
 };
-use crate::protocol::time::{parse_time_left, parse_time_settings};
-use crate::protocol::{Expected, ParseError, TimeSystem};
-use crate::search::time::Clock;
+use crate::protocol::{Expected, ParseError};
 use crate::sim::amazons_eval::{distances, features, UNREACHED};
 use crate::sim::Simulator;
 use std::sync::Arc;
@@ -71,13 +69,9 @@ enum AmazonsCommand {
     /// The move as written; the board decides whether it is on it.
     Play(Color, String),
     Genmove(Color),
-    Undo,
-    ShowBoard,
     FinalScore,
     AllLegal,
     LegalCount,
-    TimeSettings(TimeSystem),
-    TimeLeft(Color, f64, i64),
     AnalyzeCommands,
     Territory,
     Pv,
@@ -99,16 +93,10 @@ fn parse(text: &str) -> Result<AmazonsCommand, ParseError> {
         "clear_board" => C::ClearBoard,
         "play" => C::Play(args.color()?, args.word(Expected::Vertex)?.to_string()),
         "genmove" => C::Genmove(args.color()?),
-        "undo" => C::Undo,
-        "showboard" => C::ShowBoard,
         "final_score" => C::FinalScore,
-        "all_legal" | "all_legal_moves" => C::AllLegal,
+        // `all_legal_moves` is the shared core's; `all_legal` the name.
+        "all_legal" => C::AllLegal,
         "warpstone-legal_count" => C::LegalCount,
-        "time_settings" => C::TimeSettings(parse_time_settings(&mut args)?),
-        "time_left" => {
-            let (color, seconds, stones) = parse_time_left(&mut args)?;
-            C::TimeLeft(color, seconds, stones)
-        }
         "gogui-analyze_commands" => C::AnalyzeCommands,
         "warpstone-territory" => C::Territory,
         "warpstone-pv" => C::Pv,
@@ -301,7 +289,7 @@ impl Session for AmazonsSession {
             Err(_) => return Reply::err(SYNTAX_ERROR),
         };
         match command {
-            C::Core(command) => common::answer(command, AMAZONS_COMMANDS),
+            C::Core(command) => common::answer(command, AMAZONS_COMMANDS, &mut self.game),
             C::BoardSize(size) => self.reset(size),
             C::ClearBoard => self.reset(self.game.pos.size() as i64),
             C::Play(color, mv) => self.play(color, &mv),
@@ -311,18 +299,9 @@ impl Session for AmazonsSession {
                     .genmove(Some(color), limits, conn, &mut elapsed)
                     .await
             }
-            C::Undo => self.game.undo(1),
-            C::ShowBoard => self.game.showboard_reply(),
             C::FinalScore => self.final_score(),
             C::AllLegal => self.game.all_legal_reply(),
             C::LegalCount => Reply::ok(self.game.pos.count_moves().to_string()),
-            C::TimeSettings(system) => {
-                self.game.clock = Clock::new(super::time_control(system));
-                Reply::empty()
-            }
-            C::TimeLeft(color, seconds, stones) => {
-                super::apply_time_left(&mut self.game.clock, color, seconds, stones)
-            }
             C::AnalyzeCommands => Reply::ok(ANALYZE_COMMANDS),
             C::Territory => self.territory(),
             C::Pv => self.pv(conn).await,
