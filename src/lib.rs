@@ -34,6 +34,7 @@
 //!   maps).
 
 pub mod bench;
+pub mod bench_amazons;
 pub mod cli;
 pub mod engine;
 pub mod game;

@@ -11,7 +11,7 @@
 use super::{gpu, BenchArgs};
 use crate::bench::{self, BenchOptions};
 use crate::engine::{self, Backend, EngineOptions};
-use crate::game::{connect4, go, havannah, hex};
+use crate::game::{amazons, connect4, go, havannah, hex};
 use crate::protocol;
 use crate::sim::go_rollout::GoPolicy;
 
@@ -187,6 +187,23 @@ pub const GAMES: &[Registered] = &[
         kernels: None,
         solve: Some(solve_connect4),
         build: Some(build_connect4),
+    },
+    Registered {
+        name: "amazons",
+        protocol: "GTP",
+        serve: |options| {
+            let sim = std::sync::Arc::new(crate::sim::amazons_rollout::EvalSimulator);
+            protocol::run(protocol::amazons::AmazonsSession::new(options, sim))
+        },
+        bench: crate::bench_amazons::run,
+        all_moves: |args, _cpu| {
+            let start = amazons::Position::new(args.size).map_err(|e| e.to_string())?;
+            let sim = crate::sim::amazons_rollout::EvalSimulator;
+            gpu::all_moves("amazons", args.size, &start, args, &sim)
+        },
+        kernels: None,
+        solve: None,
+        build: None,
     },
 ];
 

@@ -4,6 +4,7 @@
 //! `crate::search` drives. Playout policies live in `crate::sim`, which reads
 //! a game's public fast-path API (`play_unchecked` and friends).
 
+pub mod amazons;
 pub mod connect4;
 pub mod go;
 pub mod havannah;

@@ -55,6 +55,7 @@ pub mod connection;
 pub mod server;
 pub mod session;
 
+pub mod amazons;
 pub mod connect4;
 pub mod go;
 pub mod havannah;

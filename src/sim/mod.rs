@@ -5,6 +5,8 @@
 //! the reference implementation that every GPU kernel is checked against.
 //! Per-game playout policies implement [`Rollout`].
 
+pub mod amazons_eval;
+pub mod amazons_rollout;
 pub mod bench_record;
 pub mod connect4_rollout;
 pub mod cpu;

@@ -38,6 +38,7 @@ pub mod check;
 mod check_stats;
 mod check_tables;
 pub mod compile;
+pub mod compile_amazons;
 pub mod device;
 pub mod discovery;
 pub mod family;
