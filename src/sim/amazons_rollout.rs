@@ -138,6 +138,7 @@ impl Simulator<Position> for EvalSimulator {
             out.push(Prior {
                 wins: p as f32 * PRIOR_VISITS,
                 visits: PRIOR_VISITS,
+                bias: 0.0,
             });
         }
     }
