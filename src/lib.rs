@@ -1,6 +1,6 @@
 //! Warpstone: a Monte-Carlo tree search game engine (Go over GTP, Havannah
-//! over a Castro-compatible HTP, Hex over GTP) with CPU and CUDA leaf
-//! simulation.
+//! over a Castro-compatible HTP; Hex, Connect Four and the Amazons over GTP
+//! framing) with CPU and CUDA leaf simulation.
 //!
 //! Map of the modules. Control flows one way, top to bottom; nothing reaches
 //! back up (`tests/layers.rs` checks the imports), and there are no globals:
@@ -29,7 +29,7 @@
 //! - [`sim`]: the [`sim::Simulator`] trait that evaluates batches of leaves;
 //!   the CPU simulator, the per-game playout policies, and the CUDA
 //!   kernels of the games that have them (Go, Havannah).
-//! - [`game`]: rules only: Go, Havannah, Hex, Connect Four. [`game::Game`] keeps moves
+//! - [`game`]: rules only: Go, Havannah, Hex, Connect Four, Amazons. [`game::Game`] keeps moves
 //!   (AMAF and move statistics) apart from board cells (ownership, heat
 //!   maps).
 

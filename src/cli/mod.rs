@@ -21,10 +21,11 @@ use std::time::Duration;
 #[command(
     name = "warpstone",
     version,
-    about = "Monte-Carlo tree search game engine: Go over GTP, Havannah over HTP, Hex and Connect Four over GTP",
+    about = "Monte-Carlo tree search game engine: Go over GTP, Havannah over HTP, Hex, Connect Four and the Amazons over GTP",
     long_about = "Monte-Carlo tree search game engine.\n\nWithout a subcommand, speaks GTP (Go), a \
                   Castro-compatible HTP (Havannah), GTP as HexGui and MoHex speak it (Hex) or GTP \
-                  framing with columns as moves (Connect Four) on stdin/stdout, for GoGui, Sabaki, \
+                  framing with columns as moves (Connect Four) or `d1-d7/g7` moves (Amazons) on \
+                  stdin/stdout, for GoGui, Sabaki, \
                   HexGui, gogui-twogtp and tournament scripts. `solve` and `build` play Connect \
                   Four exactly. Logs go to stderr."
 )]
