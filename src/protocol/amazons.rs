@@ -341,16 +341,13 @@ mod tests {
 
     #[test]
     fn every_listed_command_parses() {
+        let own = [
+            ("boardsize", "boardsize 10"),
+            ("play", "play w d1-d7/g7"),
+            ("genmove", "genmove w"),
+        ];
         for name in AMAZONS_COMMANDS {
-            let text = match *name {
-                "known_command" => "known_command play".to_string(),
-                "boardsize" => "boardsize 10".to_string(),
-                "play" => "play w d1-d7/g7".to_string(),
-                "genmove" => "genmove w".to_string(),
-                "time_settings" => "time_settings 0 1 1".to_string(),
-                "time_left" => "time_left w 10 0".to_string(),
-                other => other.to_string(),
-            };
+            let text = common::sample_line(name, &own);
             assert!(parse(&text).is_ok(), "{name}");
             assert_ne!(parse(&text), Ok(AmazonsCommand::Unknown), "{name}");
         }

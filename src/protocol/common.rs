@@ -99,6 +99,22 @@ pub fn cputime_reply() -> Reply {
     }
 }
 
+/// For the adapters' tests: a command line that exercises `name`, from the
+/// adapter's `own` samples, else the shared commands' samples, else the
+/// bare name (commands without arguments).
+#[cfg(test)]
+pub fn sample_line(name: &str, own: &[(&str, &str)]) -> String {
+    const CORE: [(&str, &str); 3] = [
+        ("known_command", "known_command play"),
+        ("time_settings", "time_settings 0 1 1"),
+        ("time_left", "time_left b 10 0"),
+    ];
+    own.iter()
+        .chain(&CORE)
+        .find(|(n, _)| *n == name)
+        .map_or_else(|| name.to_string(), |(_, line)| line.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -388,16 +388,13 @@ mod tests {
 
     #[test]
     fn every_listed_command_parses() {
+        let own = [
+            ("boardsize", "boardsize 7 6"),
+            ("play", "play b 4"),
+            ("genmove", "genmove b"),
+        ];
         for name in CONNECT4_COMMANDS {
-            let text = match *name {
-                "known_command" => "known_command play".to_string(),
-                "boardsize" => "boardsize 7 6".to_string(),
-                "play" => "play b 4".to_string(),
-                "genmove" => "genmove b".to_string(),
-                "time_settings" => "time_settings 0 1 1".to_string(),
-                "time_left" => "time_left b 10 0".to_string(),
-                other => other.to_string(),
-            };
+            let text = common::sample_line(name, &own);
             assert!(parse(&text).is_ok(), "{name}");
             assert_ne!(parse(&text), Ok(C4Command::Unknown), "{name}");
         }

@@ -303,17 +303,14 @@ mod tests {
 
     #[test]
     fn every_listed_command_parses() {
+        let own = [
+            ("boardsize", "boardsize 5"),
+            ("play", "play b a1"),
+            ("genmove", "genmove b"),
+            ("swap", "swap 1"),
+        ];
         for name in HEX_COMMANDS {
-            let text = match *name {
-                "known_command" => "known_command play".to_string(),
-                "boardsize" => "boardsize 5".to_string(),
-                "play" => "play b a1".to_string(),
-                "genmove" => "genmove b".to_string(),
-                "swap" => "swap 1".to_string(),
-                "time_settings" => "time_settings 0 1 1".to_string(),
-                "time_left" => "time_left b 10 0".to_string(),
-                other => other.to_string(),
-            };
+            let text = common::sample_line(name, &own);
             assert_ne!(parse(&text), Ok(HexCommand::Unknown), "{name}");
             assert!(parse(&text).is_ok(), "{name}");
         }
