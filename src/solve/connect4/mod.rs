@@ -13,6 +13,41 @@
 pub mod build;
 pub mod cli;
 mod table;
+/// The score of winning with the next stone: Pons' convention, one more
+/// than half the empty cells left after it.
+pub(crate) fn win_in_one(pos: &Position) -> i32 {
+    (pos.shape().cells() as i32 + 1 - pos.moves() as i32) / 2
+}
+
+/// Each column's score for the side to move (`None`: the column is full):
+/// `win` for a stone that wins at once, else minus `child`'s score of the
+/// position after it. `None` for a finished game, or as soon as `child`
+/// gives none (a stopped search, a position a database lacks).
+pub(crate) fn column_scores(
+    pos: &Position,
+    win: i32,
+    mut child: impl FnMut(&Position) -> Option<i32>,
+) -> Option<Vec<Option<i32>>> {
+    use crate::game::Game;
+    if pos.outcome().is_some() {
+        return None;
+    }
+    let mut scores = vec![None; pos.width()];
+    for (c, score) in scores.iter_mut().enumerate() {
+        if !pos.can_play(c) {
+            continue;
+        }
+        if pos.is_winning_move(c) {
+            *score = Some(win);
+            continue;
+        }
+        let mut next = *pos;
+        next.play_column(c);
+        *score = Some(-child(&next)?);
+    }
+    Some(scores)
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -111,26 +146,8 @@ impl<'a> Solver<'a> {
     /// [`solve`](Self::solve) gives them for the side to move now;
     /// `None` for a finished game or a stopped search.
     pub fn analyze(&mut self, pos: &Position, weak: bool) -> Option<Vec<Option<i32>>> {
-        use crate::game::Game;
-        if pos.outcome().is_some() {
-            return None;
-        }
-        let cells = pos.shape().cells() as i32;
-        let n = pos.moves() as i32;
-        let mut scores = vec![None; pos.width()];
-        for (c, score) in scores.iter_mut().enumerate() {
-            if !pos.can_play(c) {
-                continue;
-            }
-            if pos.is_winning_move(c) {
-                *score = Some(if weak { 1 } else { (cells + 1 - n) / 2 });
-                continue;
-            }
-            let mut child = *pos;
-            child.play_column(c);
-            *score = Some(-self.solve(&child, weak)?);
-        }
-        Some(scores)
+        let win = if weak { 1 } else { win_in_one(pos) };
+        column_scores(pos, win, |child| self.solve(child, weak))
     }
 
     fn should_stop(&self) -> bool {

@@ -17,7 +17,6 @@
 
 use super::{Database, Keys};
 use crate::game::connect4::{Position, Shape};
-use crate::game::Game;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::FileExt;
@@ -149,24 +148,10 @@ impl DatabaseFile {
     /// solver's `analyze` gives them; `None` for a finished game or a
     /// position the file lacks.
     pub fn analyze(&self, pos: &Position) -> Option<Vec<Option<i32>>> {
-        if pos.outcome().is_some() {
-            return None;
-        }
-        let cells = pos.shape().cells() as i32;
-        let n = pos.moves() as i32;
-        let mut scores = vec![None; pos.width()];
-        for (c, score) in scores.iter_mut().enumerate() {
-            if !pos.can_play(c) {
-                continue;
-            }
-            let mut child = *pos;
-            child.play_column(c);
-            *score = Some(if child.is_won() {
-                (cells + 1 - n) / 2
-            } else {
-                -self.score(&child)?
-            });
-        }
-        Some(scores)
+        crate::solve::connect4::column_scores(
+            pos,
+            crate::solve::connect4::win_in_one(pos),
+            |child| self.score(child),
+        )
     }
 }
