@@ -17,6 +17,10 @@
 //   friendly after the move (the ring around x filled with own stones,
 //   which (a) misses).
 // A full board with no win is a draw.
+//
+// Two playout policies: the uniform fill (hex_random_S and the other
+// flavours) and the tactical policy (hex_tactical_S; see hex_playouts).
+// The leaf header carries the last move for the latter.
 
 #define HEX_EMPTY 0
 #define HEX_BLACK 1
@@ -170,11 +174,76 @@ struct HexBoard {
         if (__popc(m & HEX_CORNERS) >= 2 || __popc(m & HEX_EDGES) >= 3) win = true;
         return win;
     }
+
+    // Whether a stone of colour c at p would win: play()'s three tests
+    // without placing it (finds may still compress paths, which changes no
+    // group). An occupied cell never wins. The tactical policy asks this
+    // of the empty neighbours of the last stones, as the CPU's
+    // `Position::wins_at` does.
+    __device__ bool wins_at(int p, u8 c) {
+        if (color[p] != HEX_EMPTY) return false;
+        int nb[6];
+        bool f[6];
+        int friends = 0;
+        for (int d = 0; d < 6; ++d) {
+            nb[d] = nbr_table[p * 6 + d];
+            f[d] = nb[d] >= 0 && color[nb[d]] == c;
+            friends += f[d];
+        }
+        if (friends == 0) return false;
+        u32 m = mask_table[p];
+        int run_roots[3];
+        int runs = 0;
+        for (int d = 0; d < 6; ++d) {
+            if (!f[d]) continue;
+            int r = find(nb[d]);
+            m |= mask[r];
+            if (f[(d + 5) % 6]) continue;
+            // (a) two separate friendly runs already in one group.
+            for (int i = 0; i < runs; ++i)
+                if (run_roots[i] == r) return true;
+            if (runs < 3) run_roots[runs++] = r;
+        }
+        if (__popc(m & HEX_CORNERS) >= 2 || __popc(m & HEX_EDGES) >= 3) return true;
+        if (friends < 2) return false;
+        // (b) a neighbour that p would close in with six friendly stones.
+        for (int d = 0; d < 6; ++d) {
+            if (!(f[(d + 5) % 6] && f[(d + 1) % 6]) || nb[d] < 0) continue;
+            int x = nb[d];
+            bool all = true;
+            for (int e = 0; e < 6 && all; ++e) {
+                int y = nbr_table[x * 6 + e];
+                all = y >= 0 && (y == p || color[y] == c);
+            }
+            if (all) return true;
+        }
+        return false;
+    }
+
+    // The tactical policy's forced cell from the neighbours of `near` (a
+    // stone, or -1): the first, in neighbour order, where c wins; -1 if
+    // none.
+    __device__ int win_next_to(int near, u8 c) {
+        if (near < 0) return -1;
+        for (int d = 0; d < 6; ++d) {
+            int q = nbr_table[near * 6 + d];
+            if (q >= 0 && wins_at(q, c)) return q;
+        }
+        return -1;
+    }
+
+    // The first cell, in cell order, where c wins; -1 if none.
+    __device__ int winning_cell(u8 c) {
+        for (int p = 0; p < C; ++p)
+            if (wins_at(p, c)) return p;
+        return -1;
+    }
 };
 
 struct HexLeaf {
     i32 to_move;  // 1 Black, 2 White
-    i32 pad[3];
+    i32 last;     // the cell of the last move (the opponent's stone), -1: none or swap
+    i32 pad[2];
 };
 
 template <int S>
@@ -183,7 +252,15 @@ __host__ __device__ constexpr u32 hex_shared_bytes() {
 }
 
 // SHARED: each thread's board in dynamic shared memory (see go.cu).
-template <int S, bool COMPRESS, bool SHARED>
+// TACTICAL: the CPU engine's tactical policy (src/sim/havannah_tactics.rs),
+// move for move: the first move takes a cell where the mover wins, else
+// one where the opponent wins (whole board, cell order); later moves test
+// only the empty neighbours of the mover's last stone (its wins), then of
+// the opponent's last stone (its threats to block); otherwise a uniform
+// pick. The empty list, its swap-removal and the random draws (one per
+// unforced move) are the CPU's, so a playout equals the CPU's from the
+// same stream.
+template <int S, bool COMPRESS, bool SHARED, bool TACTICAL = false>
 __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __restrict__ leaves,
                              u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
     const int C = hex_cells(S);
@@ -205,10 +282,36 @@ __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __res
         Rng rng(playout_seed(seed, leaf, k));
         u8 c = (u8)leaves[leaf].to_move;
         int winner = 0;
+        // Tactical: where each empty cell sits in the list (to remove a
+        // forced cell), and each colour's last stone (last[colour - 1]).
+        u16 slot[TACTICAL ? C : 1];
+        int last[2] = {-1, -1};
+        if (TACTICAL) {
+            for (int i = 0; i < b.empties; ++i) slot[b.empty[i]] = (u16)i;
+            last[(c ^ 3) - 1] = leaves[leaf].last;
+        }
+        bool first = true;
         while (b.empties > 0) {
-            int j = (int)rng.below((u32)b.empties);
+            int j = -1;
+            if (TACTICAL) {
+                int forced;
+                if (first) {
+                    forced = b.winning_cell(c);
+                    if (forced < 0) forced = b.winning_cell(c ^ 3);
+                } else {
+                    forced = b.win_next_to(last[c - 1], c);
+                    if (forced < 0) forced = b.win_next_to(last[(c ^ 3) - 1], c ^ 3);
+                }
+                if (forced >= 0) j = slot[forced];
+            }
+            first = false;
+            if (j < 0) j = (int)rng.below((u32)b.empties);
             int p = b.empty[j];
             b.empty[j] = b.empty[--b.empties];
+            if (TACTICAL) {
+                slot[b.empty[j]] = (u16)j;
+                last[c - 1] = p;
+            }
             if (b.play(p, c)) {
                 winner = c;
                 break;
@@ -290,6 +393,10 @@ __device__ void hex_replay(const u16* __restrict__ moves, u32 max_moves, u32 seq
     extern "C" __global__ void hex_shared_##S(const u8* boards, const HexLeaf* leaves, u32* stats, \
                                               u32 playouts_per_leaf, u64 seed) {                 \
         hex_playouts<S, true, true>(boards, leaves, stats, playouts_per_leaf, seed);             \
+    }                                                                                            \
+    extern "C" __global__ void hex_tactical_##S(const u8* boards, const HexLeaf* leaves,          \
+                                                u32* stats, u32 playouts_per_leaf, u64 seed) {    \
+        hex_playouts<S, true, false, true>(boards, leaves, stats, playouts_per_leaf, seed);       \
     }                                                                                            \
     extern "C" __constant__ u32 hex_shared_bytes_##S = hex_shared_bytes<S>();                    \
     extern "C" __global__ void hex_plainfind_##S(const u8* boards, const HexLeaf* leaves,        \

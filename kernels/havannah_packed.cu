@@ -131,6 +131,76 @@ __device__ __forceinline__ bool hp_play(HexSlots b, int p, u32 c, const short* n
     return win || __popc(m & HEX_CORNERS) >= 2 || __popc(m & HEX_EDGES) >= 3;
 }
 
+// Whether a stone of colour c at p would win: hp_play's tests without
+// placing it (finds may compress paths, which changes no group); an
+// occupied cell never wins. (HexBoard::wins_at in havannah.cu is the same
+// test on the other board.)
+__device__ __forceinline__ bool hp_wins_at(HexSlots b, int p, u32 c, const short* nbr,
+                                           const unsigned short* masks) {
+    if (b.at(p) != 0) return false;
+    int nb[6];
+    bool f[6];
+    int friends = 0;
+#pragma unroll
+    for (int d = 0; d < 6; ++d) {
+        nb[d] = nbr[p * 6 + d];
+        f[d] = nb[d] >= 0 && hp_color(b.at(nb[d])) == c;
+        friends += f[d];
+    }
+    if (friends == 0) return false;
+    u32 m = masks[p];
+    int r0 = -1, r1 = -1;
+#pragma unroll
+    for (int d = 0; d < 6; ++d) {
+        if (f[d] && (!f[(d + 5) % 6] || (friends == 6 && d == 0))) {
+            u32 e;
+            int r = hp_find(b, nb[d], &e);
+            if (r == r0 || r == r1) return true;  // (a)
+            if (r0 < 0)
+                r0 = r;
+            else
+                r1 = r;
+            m |= e & HP_MASK;
+        }
+    }
+    if (__popc(m & HEX_CORNERS) >= 2 || __popc(m & HEX_EDGES) >= 3) return true;
+    if (friends < 2) return false;
+    // (b) a neighbour that p would close in with six friendly stones.
+#pragma unroll
+    for (int d = 0; d < 6; ++d) {
+        if (!(f[(d + 5) % 6] && f[(d + 1) % 6]) || nb[d] < 0) continue;
+        int x = nb[d];
+        bool all = true;
+        for (int e = 0; e < 6 && all; ++e) {
+            int y = nbr[x * 6 + e];
+            all = y >= 0 && (y == p || hp_color(b.at(y)) == c);
+        }
+        if (all) return true;
+    }
+    return false;
+}
+
+// The tactical policy's forced cell next to `near` (a stone, or -1): the
+// first neighbour, in neighbour order, where c wins; -1 if none.
+__device__ __forceinline__ int hp_win_next_to(HexSlots b, int near, u32 c, const short* nbr,
+                                              const unsigned short* masks) {
+    if (near < 0) return -1;
+    for (int d = 0; d < 6; ++d) {
+        int q = nbr[near * 6 + d];
+        if (q >= 0 && hp_wins_at(b, q, c, nbr, masks)) return q;
+    }
+    return -1;
+}
+
+// Takes cell p out of the bit set em (a register array: no run-time
+// index).
+template <int NW>
+__device__ __forceinline__ void hp_remove(u32 (&em)[NW], int p) {
+#pragma unroll
+    for (int i = 0; i < NW; ++i)
+        if (i == (p >> 5)) em[i] &= ~(1u << (p & 31));
+}
+
 // Takes the k-th (from 0) set bit out of the bit set em; returns its index.
 template <int NW>
 __device__ __forceinline__ int hp_take(u32 (&em)[NW], u32 k) {
@@ -205,8 +275,12 @@ __host__ __device__ constexpr u32 hex_packed_bytes() {
 
 // SHARED: each thread's board in dynamic shared memory, interleaved by
 // thread; else in local memory (one contiguous array per thread).
+// TACTICAL: the tactical policy of havannah.cu's hex_playouts (win, else
+// block; the first move on the whole board, later ones next to the last
+// stones), with this kernel's uniform pick. The first move's forced cell
+// depends on the leaf alone, so thread 0 finds it once per block.
 // blockDim.x must be a multiple of 32.
-template <int S, bool SHARED>
+template <int S, bool SHARED, bool TACTICAL = false>
 __device__ void hex_packed_playouts(const u8* __restrict__ boards,
                                     const HexLeaf* __restrict__ leaves, u32* __restrict__ stats,
                                     u32 playouts_per_leaf, u64 seed) {
@@ -219,20 +293,29 @@ __device__ void hex_packed_playouts(const u8* __restrict__ boards,
     __shared__ SharedHexTables<S> geometry;
     __shared__ u32 start_words[PAIRS];
     __shared__ u32 start_empty[NW];
+    __shared__ int start_forced;
     u32 leaf = blockIdx.y;
     geometry.fill();
     clear_shared(tables, &head, C);
     const u8* start = boards + (u64)leaf * C;
-    if (threadIdx.x == 0)
-        hp_build<S, NW>(HexSlots{(u16*)start_words, 1}, start, geometry.nbr, geometry.mask,
-                        start_empty);
+    const u32 to_move = (u32)leaves[leaf].to_move;
+    if (threadIdx.x == 0) {
+        HexSlots sb{(u16*)start_words, 1};
+        hp_build<S, NW>(sb, start, geometry.nbr, geometry.mask, start_empty);
+        start_forced = -1;
+        if (TACTICAL) {
+            for (int p = 0; p < C && start_forced < 0; ++p)
+                if (hp_wins_at(sb, p, to_move, geometry.nbr, geometry.mask)) start_forced = p;
+            for (int p = 0; p < C && start_forced < 0; ++p)
+                if (hp_wins_at(sb, p, to_move ^ 3u, geometry.nbr, geometry.mask)) start_forced = p;
+        }
+    }
     __syncthreads();
     u32 local_words[SHARED ? 1 : PAIRS];
     u32* words = SHARED ? (u32*)dynamic_shared + threadIdx.x : local_words;
     const u32 word_stride = SHARED ? blockDim.x : 1;
     HexSlots b{(u16*)words, word_stride};
     const u32 lane = threadIdx.x & 31u;
-    const u32 to_move = (u32)leaves[leaf].to_move;
     const u32 full = 0xFFFFFFFFu;
     // base is the same for the whole warp, so all its lanes run the same
     // number of rounds and meet at the ballots.
@@ -252,6 +335,14 @@ __device__ void hex_packed_playouts(const u8* __restrict__ boards,
         }
         Rng rng(playout_seed(seed, leaf, k));
         u32 c = to_move;
+        // Tactical: each colour's last stone, by colour (last_b, last_w:
+        // named, not an array indexed at run time).
+        int last_b = -1, last_w = -1;
+        if (to_move == HEX_BLACK)
+            last_w = leaves[leaf].last;
+        else
+            last_b = leaves[leaf].last;
+        bool first = true;
         // The warp steps one move at a time: the vote reconverges lanes
         // that diverged inside a move (finds, ring tests), which otherwise
         // stay apart (measured on the Go bitboard kernel: 4.6 of 32 lanes
@@ -259,8 +350,27 @@ __device__ void hex_packed_playouts(const u8* __restrict__ boards,
         bool done = !active || empties == 0;
         while (__any_sync(full, !done)) {
             if (done) continue;
-            int p = hp_take<NW>(em, rng.below(empties));
+            int p = -1;
+            if (TACTICAL) {
+                if (first) {
+                    p = start_forced;
+                } else {
+                    int mine = c == HEX_BLACK ? last_b : last_w;
+                    int theirs = c == HEX_BLACK ? last_w : last_b;
+                    p = hp_win_next_to(b, mine, c, geometry.nbr, geometry.mask);
+                    if (p < 0) p = hp_win_next_to(b, theirs, c ^ 3u, geometry.nbr, geometry.mask);
+                }
+                first = false;
+                if (p >= 0) hp_remove<NW>(em, p);
+            }
+            if (p < 0) p = hp_take<NW>(em, rng.below(empties));
             --empties;
+            if (TACTICAL) {
+                if (c == HEX_BLACK)
+                    last_b = p;
+                else
+                    last_w = p;
+            }
             if (hp_play(b, p, c, geometry.nbr, geometry.mask)) {
                 winner = c;
                 done = true;
@@ -366,6 +476,16 @@ __device__ void hex_packed_replay(const u16* __restrict__ moves, u32 max_moves, 
     extern "C" __global__ void hex_packedlocal_##S(const u8* boards, const HexLeaf* leaves,       \
                                                    u32* stats, u32 playouts_per_leaf, u64 seed) { \
         hex_packed_playouts<S, false>(boards, leaves, stats, playouts_per_leaf, seed);            \
+    }                                                                                             \
+    extern "C" __global__ void hex_packedtactical_##S(const u8* boards, const HexLeaf* leaves,    \
+                                                      u32* stats, u32 playouts_per_leaf,          \
+                                                      u64 seed) {                                 \
+        hex_packed_playouts<S, true, true>(boards, leaves, stats, playouts_per_leaf, seed);       \
+    }                                                                                             \
+    extern "C" __global__ void hex_packedlocaltactical_##S(const u8* boards,                      \
+                                                           const HexLeaf* leaves, u32* stats,     \
+                                                           u32 playouts_per_leaf, u64 seed) {     \
+        hex_packed_playouts<S, false, true>(boards, leaves, stats, playouts_per_leaf, seed);      \
     }                                                                                             \
     extern "C" __constant__ u32 hex_packed_bytes_##S = hex_packed_bytes<S>();                     \
     extern "C" __global__ void hex_packed_replay_##S(const u16* moves, u32 max_moves,             \

@@ -5,24 +5,9 @@
 #include "block_shim.h"
 #include "src.inc"
 #include "geometry.h"
+#include "hex_launch.h"
 #include <cmath>
 #include <random>
-template <int S> void set_tables() {
-    std::vector<short> nbr; std::vector<unsigned short> mask; geom<S>(nbr, mask);
-    memcpy((void*)HexTables<S>::nbr(), nbr.data(), nbr.size() * 2);
-    memcpy((void*)HexTables<S>::mask(), mask.data(), mask.size() * 2);
-}
-template <class F> void launch(unsigned threads, unsigned blocks, unsigned leaves, F f) {
-    blockDim.x = threads; gridDim.x = blocks; gridDim.y = leaves;
-    for (unsigned ly = 0; ly < leaves; ++ly) for (unsigned bx = 0; bx < blocks; ++bx) {
-        blockIdx.x = bx; blockIdx.y = ly;
-        block_bar = std::make_unique<std::barrier<>>(threads);
-        for (unsigned w = 0; w < threads / 32; ++w) warps[w].bar = std::make_unique<std::barrier<>>(32);
-        std::vector<std::thread> ts;
-        for (unsigned t = 0; t < threads; ++t) ts.emplace_back([t, &f] { threadIdx.x = t; f(); });
-        for (auto& t : ts) t.join();
-    }
-}
 template <int S> int test(int leaves_n, u32 n, int filled) {
     const int C = hex_cells(S);
     set_tables<S>();
@@ -37,7 +22,7 @@ template <int S> int test(int leaves_n, u32 n, int filled) {
             std::shuffle(order.begin(), order.end(), g);
             u8 c = 1; bool won = false; int k = filled * (l + 1) / leaves_n;
             for (int t = 0; t < k && !won; ++t) { won = b->play(order[t], c); c ^= 3; }
-            if (!won) { boards.insert(boards.end(), b->color, b->color + C); hl.push_back(HexLeaf{c, {0,0,0}}); delete b; break; }
+            if (!won) { boards.insert(boards.end(), b->color, b->color + C); hl.push_back(HexLeaf{c, -1, {0,0}}); delete b; break; }
             delete b;
         }
     }

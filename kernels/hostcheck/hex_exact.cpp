@@ -1,7 +1,8 @@
 // Exact check of the packed board (havannah_packed.cu) against havannah.cu's
 // HexBoard on the CPU: random fills, win flag after every move, final
 // partition and root masks; the forest built from a mid-game board; the
-// k-th-bit selection. Build and run with run.sh.
+// k-th-bit selection; the tactical policy's "would this cell win" test of
+// both boards against placing the stone. Build and run with run.sh.
 #include "host_shim.h"
 #include "src.inc"
 #include "geometry.h"
@@ -11,7 +12,7 @@ template <int S> int run(int games, unsigned seed) {
     const int C = hex_cells(S);
     std::vector<short> nbr; std::vector<unsigned short> mask; geom<S>(nbr, mask);
     std::mt19937 g(seed);
-    long moves = 0, wins = 0, bad = 0, ends[3] = {0,0,0};
+    long moves = 0, wins = 0, bad = 0, ends[3] = {0,0,0}, tested = 0, threats = 0;
     for (int gi = 0; gi < games; ++gi) {
         // Random order; play both boards until the first win, then compare.
         // Also: from a random prefix, build the packed board via hp_build and
@@ -40,6 +41,24 @@ template <int S> int run(int games, unsigned seed) {
                 memcpy(words, w2, sizeof words); rebuilt = true;
             }
             int p = order[t];
+            // The tactical policy's test: HexBoard::wins_at against placing
+            // the stone on a copy (every fifth move), and the packed
+            // board's hp_wins_at against HexBoard's, on every cell for
+            // both colours (the first 200 games).
+            if (gi < 200) {
+                for (int q = 0; q < C; ++q) for (u8 col = 1; col <= 2; ++col) {
+                    bool w = old->wins_at(q, col);
+                    bool wp = hp_wins_at(b, q, col, nbr.data(), mask.data());
+                    ++tested; threats += w;
+                    if (w != wp) { bad++; if (bad < 5) printf("side %d game %d move %d cell %d colour %d: wins_at %d packed %d\n", S, gi, t, q, col, w, wp); }
+                    if (t % 5 == 0 && old->color[q] == 0) {
+                        auto* cp = new HexBoard<S, true>(*old);
+                        bool placed = cp->play(q, col);
+                        delete cp;
+                        if (placed != w) { bad++; if (bad < 5) printf("side %d game %d move %d cell %d colour %d: wins_at %d play %d\n", S, gi, t, q, col, w, placed); }
+                    }
+                }
+            }
             bool wo = old->play(p, c);
             bool wn = hp_play(b, p, c, nbr.data(), mask.data());
             ++moves;
@@ -62,7 +81,7 @@ template <int S> int run(int games, unsigned seed) {
         }
         delete old;
     }
-    printf("side %d: %d games, %ld moves, %ld wins (black %ld white %ld), %ld mismatches\n", S, games, moves, wins, ends[1], ends[2], bad);
+    printf("side %d: %d games, %ld moves, %ld wins (black %ld white %ld), %ld wins_at tests (%ld winning), %ld mismatches\n", S, games, moves, wins, ends[1], ends[2], tested, threats, bad);
     return bad;
 }
 int test_take() {

@@ -2,6 +2,10 @@
 # CPU checks of the kernels' board code (no GPU needed):
 #   hex_exact  the packed board against havannah.cu's HexBoard, move by move
 #   hex_block  both playout kernels emulated block-wide, counters compared
+#   hex_tactical  the tactical kernels emulated block-wide against the CPU's
+#              tactical policy: havannah.cu's exactly (from the kernel's
+#              streams), the packed ones within 4.5 standard errors
+#              (reference data from `cargo test`, as for go_patterns)
 #   go_exact   the Go bitboard replay against go.cu's compact board, and
 #              every certain suicide the bitboard skips refused by try_play
 #   go_atari   the light board of go_bits_atari.cu: its strings in
@@ -20,7 +24,7 @@
 # (warp_model.sh, beside these, is a measurement rather than a check: see
 # go_warp_model.cpp.)
 # Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [Go playouts] [go sequences] [row sequences]
-#        [point playouts] [atari games]
+#        [point playouts] [atari games] [Havannah tactical playouts]
 # (run from the repository; the Go pattern check needs cargo)
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,6 +39,7 @@ cat "$here/../common.cuh" $(unit havannah) |
     sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/src.inc"
 g++ -std=c++20 -O2 -w -I"$out" -I"$here" "$here/hex_exact.cpp" -o "$out/hex_exact"
 g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/hex_block.cpp" -o "$out/hex_block"
+g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/hex_tactical.cpp" -o "$out/hex_tactical"
 "$out/hex_exact" "${1:-3000}"
 STOP=1 "$out/hex_exact" "${1:-3000}"
 "$out/hex_block" "${2:-2000}"
@@ -71,6 +76,9 @@ mkdir -p "$out/go_data"
 # The 3x3 and M2 policies of the point-per-thread kernels (go_points.cu,
 # emulated with fibers, fiber_shim.h) and of go.cu's: common.cuh,
 # go_weights.cu, go.cu, go_points.cu.
+# The Havannah tactical kernels against the CPU's tactical policy (its
+# reference data came with the Go data above).
+"$out/hex_tactical" "$out/go_data/havannah_tactical.txt" "${8:-500}"
 cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_points.cu" |
     grep -v '^GO_ENTRY(\|^GO_POINT_ENTRY(' |
     sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_points_src.inc"

@@ -37,33 +37,62 @@ impl<G: Rollout> CpuSimulator<G> {
     /// Runs `n` playouts from `leaf`, accumulating into `stats` (which must
     /// already be reset for the leaf, [`LeafStats::reset_for`]).
     pub fn run_leaf(&self, leaf: &G, n: u32, rng: &mut FastRng, stats: &mut LeafStats) {
-        let space = leaf.move_space();
         let mut record = PlayoutRecord::default();
         let mut owner = vec![0i8; leaf.cell_space()];
         for _ in 0..n {
-            record.reset(space);
-            let result = match self.engine_policy {
-                true => leaf.engine_rollout(rng, &mut record, &mut owner),
-                false => leaf.rollout(rng, &mut record, &mut owner),
-            };
-            let black_win = match result.winner {
-                Some(Color::Black) => 1.0,
-                Some(Color::White) => 0.0,
-                None => 0.5,
-            };
-            stats.playouts += 1;
-            stats.black_wins += black_win;
-            stats.score_sum += result.score as f64;
-            for (i, first) in record.first.iter().enumerate() {
-                if let Some(c) = first {
-                    let slot: &mut AmafCount = &mut stats.amaf[i][c.index()];
-                    slot.plays += 1;
-                    slot.black_wins += black_win;
-                }
+            self.play_one(leaf, rng, &mut record, &mut owner, stats);
+        }
+    }
+
+    /// [`run_leaf`](Self::run_leaf) with a fresh stream per playout:
+    /// playout `k` draws from `FastRng::new(stream(k))`. The GPU kernels
+    /// seed each playout so (common.cuh `playout_seed`), which lets a check
+    /// compare their counters with the CPU's exactly.
+    pub fn run_leaf_streams(
+        &self,
+        leaf: &G,
+        n: u32,
+        stream: impl Fn(u32) -> u64,
+        stats: &mut LeafStats,
+    ) {
+        let mut record = PlayoutRecord::default();
+        let mut owner = vec![0i8; leaf.cell_space()];
+        for k in 0..n {
+            let mut rng = FastRng::new(stream(k));
+            self.play_one(leaf, &mut rng, &mut record, &mut owner, stats);
+        }
+    }
+
+    fn play_one(
+        &self,
+        leaf: &G,
+        rng: &mut FastRng,
+        record: &mut PlayoutRecord,
+        owner: &mut [i8],
+        stats: &mut LeafStats,
+    ) {
+        record.reset(leaf.move_space());
+        let result = match self.engine_policy {
+            true => leaf.engine_rollout(rng, record, owner),
+            false => leaf.rollout(rng, record, owner),
+        };
+        let black_win = match result.winner {
+            Some(Color::Black) => 1.0,
+            Some(Color::White) => 0.0,
+            None => 0.5,
+        };
+        stats.playouts += 1;
+        stats.black_wins += black_win;
+        stats.score_sum += result.score as f64;
+        for (i, first) in record.first.iter().enumerate() {
+            if let Some(c) = first {
+                let slot: &mut AmafCount = &mut stats.amaf[i][c.index()];
+                slot.plays += 1;
+                slot.black_wins += black_win;
             }
-            for (sum, &o) in stats.ownership.iter_mut().zip(owner.iter()) {
-                *sum += o as f32;
-            }
+        }
+        for (sum, &o) in stats.ownership.iter_mut().zip(owner.iter()) {
+            *sum += o as f32;
         }
     }
 }

@@ -5,9 +5,10 @@
 //! same disjoint-set board the search uses, so a playout needs no separate
 //! win check. No swap in playouts.
 //!
-//! This is the GPU kernels' policy and their CPU reference (`check-gpu`);
-//! the CPU engine plays the tactical policy of `havannah_tactics`
-//! ([`Rollout::engine_rollout`]) and the tree takes its priors from there.
+//! This is the uniform kernels' CPU reference (`check-gpu`); the CPU
+//! engine and, by default, the GPU kernels play the tactical policy of
+//! `havannah_tactics` ([`Rollout::engine_rollout`]), and the tree takes its
+//! priors from there.
 
 use super::havannah_tactics::{tactical_priors, tactical_rollout};
 use super::{FastRng, PlayoutRecord, PlayoutResult, Prior, Rollout};

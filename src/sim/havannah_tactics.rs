@@ -1,6 +1,7 @@
 //! Havannah's tactical playout policy and tree priors, the CPU engine's
-//! default (the GPU kernels still play the uniform fill of
-//! `havannah_rollout`, which stays their CPU reference).
+//! default and the GPU kernels' (`kernels/havannah.cu` `hex_tactical_S`
+//! plays it move for move; the packed kernels with their own uniform
+//! pick); the uniform fill of `havannah_rollout` stays available.
 //!
 //! Published Havannah programs (Ewalds' Castro, Lorentz's Wanderer) gain
 //! most from two playout rules: play a cell that wins at once when there is
@@ -130,6 +131,9 @@ pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
         }
     }
 }
+
+#[cfg(test)]
+mod hostcheck;
 
 #[cfg(test)]
 mod tests {

@@ -148,7 +148,10 @@ pub fn bench(
             })?;
             let pos = fixed_positions(&start, leaves, hex::cell_count(side) / 4, 7);
             let fixed = [None];
-            let sweep = if matches!(variant, HexVariant::CompressShared | HexVariant::Packed) {
+            let sweep = if matches!(
+                variant.board(),
+                HexVariant::CompressShared | HexVariant::Packed
+            ) {
                 &fixed[..]
             } else {
                 &occupancies[..]
@@ -157,7 +160,7 @@ pub fn bench(
                 hav.set_threads_per_sm(tps);
                 let rate = time(&hav, &pos, playouts_per_leaf, repeats)?;
                 lines.push(BenchLine {
-                    threads_per_sm: match variant {
+                    threads_per_sm: match variant.board() {
                         HexVariant::CompressShared | HexVariant::Packed => 0,
                         _ => tps.unwrap_or_else(|| {
                             super::tuning::threads_per_sm(
@@ -168,14 +171,14 @@ pub fn bench(
                     },
                     game: "havannah",
                     size: side,
-                    kernel: match variant {
-                        HexVariant::Compress => "playout-per-thread/compress",
+                    kernel: match variant.board() {
                         HexVariant::PlainFind => "playout-per-thread/plainfind",
                         HexVariant::CompressShared => "playout-per-thread/compress/shared",
                         HexVariant::Packed => "playout-per-thread/packed/shared",
                         HexVariant::PackedLocal => "playout-per-thread/packed/local",
+                        _ => "playout-per-thread/compress",
                     },
-                    policy: "random",
+                    policy: variant.policy().name(),
                     leaves,
                     playouts_per_leaf,
                     playouts_per_second: rate,

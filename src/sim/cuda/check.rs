@@ -5,6 +5,7 @@
 //! run against any CPU implementation of the rules; `warpstone check-gpu`
 //! runs them against the project's own rules (see [`super::positions`]).
 
+use super::check_exact::streams_check;
 pub use super::check_stats::fixed_positions;
 use super::check_stats::{
     blocks_check, cached_cpu_stats, go_reference_name, stats_check, GO_POLICIES,
@@ -15,6 +16,7 @@ use super::hex;
 use super::input::KernelPosition;
 use super::replay::replay_check;
 use super::simulator::CudaSimulator;
+use super::variants::HexPolicy;
 use super::CudaError;
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::Rollout;
@@ -164,6 +166,19 @@ fn unsupported(game: &'static str, size: usize) -> CudaError {
     }
 }
 
+/// Playouts per position of the tactical kernel's exact check (the CPU
+/// replays every one).
+const STREAM_PLAYOUTS: u32 = 2000;
+
+/// The cache name of a Havannah reference: the uniform policy keeps the
+/// name it had before there was a second policy.
+fn hex_reference_name(rules: &str, side: usize, policy: HexPolicy) -> String {
+    match policy {
+        HexPolicy::Uniform => format!("{rules}-havannah{side}"),
+        other => format!("{rules}-havannah{side}-{}", other.name()),
+    }
+}
+
 /// Both checks against any CPU rules.
 pub fn check_against<Go, Hex, FGo, FHex>(
     ordinal: usize,
@@ -290,6 +305,7 @@ where
                 &positions,
                 opts.cpu_playouts_for(size * size),
                 opts,
+                false,
             );
             progress(&CheckLine {
                 name: format!("go{size} cpu reference ({})", policy.name()),
@@ -334,26 +350,49 @@ where
         };
         let positions =
             fixed_positions(&start, opts.positions, hex::cell_count(side) / 2, opts.seed);
-        let clock = std::time::Instant::now();
-        let cpu = cached_cpu_stats(
-            &format!("{}-havannah{side}", rules.name),
-            &positions,
-            opts.cpu_playouts_for(hex::cell_count(side)),
-            opts,
+        // The tactical kernel on havannah.cu's board plays the engine's
+        // policy move for move: its counters must equal the CPU's.
+        sim_hex.set_hex_variant(HexVariant::CompressTactical);
+        push(
+            &mut report,
+            progress,
+            format!("havannah{side} tactical streams"),
+            streams_check(
+                &sim_hex,
+                &positions,
+                STREAM_PLAYOUTS,
+                opts.seed,
+                opts.threads,
+            ),
         );
-        progress(&CheckLine {
-            name: format!("havannah{side} cpu reference"),
-            passed: true,
-            detail: format!("{:.1} s", clock.elapsed().as_secs_f64()),
-        });
-        for variant in HexVariant::ALL {
-            sim_hex.set_hex_variant(variant);
-            push(
-                &mut report,
-                progress,
-                format!("havannah{side} {} win rates", variant.name()),
-                stats_check(&sim_hex, &positions, &cpu, opts),
+        // Each variant against the CPU policy it plays, one reference each.
+        for policy in HexPolicy::ALL {
+            let clock = std::time::Instant::now();
+            let cpu = cached_cpu_stats(
+                &hex_reference_name(rules.name, side, policy),
+                &positions,
+                opts.cpu_playouts_for(hex::cell_count(side)),
+                opts,
+                policy == HexPolicy::Tactical,
             );
+            progress(&CheckLine {
+                name: format!("havannah{side} cpu reference ({})", policy.name()),
+                passed: true,
+                detail: format!("{:.1} s", clock.elapsed().as_secs_f64()),
+            });
+            for variant in HexVariant::ALL.into_iter().filter(|v| v.policy() == policy) {
+                sim_hex.set_hex_variant(variant);
+                push(
+                    &mut report,
+                    progress,
+                    format!(
+                        "havannah{side} {} {} win rates",
+                        variant.name(),
+                        policy.name()
+                    ),
+                    stats_check(&sim_hex, &positions, &cpu, opts),
+                );
+            }
         }
     }
     report
@@ -380,6 +419,7 @@ pub fn fill_cpu_cache_for<Go, Hex, FGo, FHex>(
                     &positions,
                     opts.cpu_playouts_for(size * size),
                     opts,
+                    false,
                 );
             }
         }
@@ -388,12 +428,15 @@ pub fn fill_cpu_cache_for<Go, Hex, FGo, FHex>(
         if let Some(start) = (rules.havannah)(side) {
             let positions =
                 fixed_positions(&start, opts.positions, hex::cell_count(side) / 2, opts.seed);
-            cached_cpu_stats(
-                &format!("{}-havannah{side}", rules.name),
-                &positions,
-                opts.cpu_playouts_for(hex::cell_count(side)),
-                opts,
-            );
+            for policy in HexPolicy::ALL {
+                cached_cpu_stats(
+                    &hex_reference_name(rules.name, side, policy),
+                    &positions,
+                    opts.cpu_playouts_for(hex::cell_count(side)),
+                    opts,
+                    policy == HexPolicy::Tactical,
+                );
+            }
         }
     }
 }

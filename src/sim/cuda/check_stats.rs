@@ -54,12 +54,15 @@ pub fn fixed_positions<G: Game>(start: &G, count: usize, spread: usize, seed: u6
 }
 
 /// [`cpu_stats`] through the cache file of `opts`, one line per position:
-/// `key index playouts black_wins score_sum`.
+/// `key index playouts black_wins score_sum`. `game` must name the policy
+/// when `engine` is set (the engine's policy, [`Rollout::engine_rollout`],
+/// instead of the kernels' reference [`Rollout::rollout`]).
 pub(super) fn cached_cpu_stats<G: KernelPosition + Rollout>(
     game: &str,
     positions: &[G],
     playouts: u32,
     opts: &CheckOptions,
+    engine: bool,
 ) -> Vec<LeafStats> {
     let key = format!(
         "{game}/{}/{playouts}/{}/{}",
@@ -68,7 +71,7 @@ pub(super) fn cached_cpu_stats<G: KernelPosition + Rollout>(
         opts.komi
     );
     let Some(path) = &opts.cpu_cache else {
-        return cpu_stats(positions, playouts, opts);
+        return cpu_stats(positions, playouts, opts, engine);
     };
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let mut cached = vec![None; positions.len()];
@@ -95,7 +98,7 @@ pub(super) fn cached_cpu_stats<G: KernelPosition + Rollout>(
     if cached.iter().all(Option::is_some) {
         return cached.into_iter().flatten().collect();
     }
-    let stats = cpu_stats(positions, playouts, opts);
+    let stats = cpu_stats(positions, playouts, opts, engine);
     let mut text = text;
     for (i, st) in stats.iter().enumerate() {
         text.push_str(&format!(
@@ -114,8 +117,12 @@ pub(super) fn cpu_stats<G: KernelPosition + Rollout>(
     positions: &[G],
     playouts: u32,
     opts: &CheckOptions,
+    engine: bool,
 ) -> Vec<LeafStats> {
-    let cpu = CpuSimulator::<G>::new();
+    let cpu = match engine {
+        true => CpuSimulator::<G>::engine(),
+        false => CpuSimulator::<G>::new(),
+    };
     let mut total = vec![LeafStats::default(); positions.len()];
     let threads = opts.threads.max(1);
     let per_thread = playouts.div_ceil(threads as u32);

@@ -375,6 +375,13 @@ mod tests {
                     Family::Havannah => format!(".entry hex_packed_{s}("),
                 };
                 assert!(ptx.contains(&entry(size)));
+                if source == Family::Havannah {
+                    // Every variant the host can launch, both policies.
+                    for v in super::super::HexVariant::ALL {
+                        let name = format!(".entry hex_{}_{size}(", v.stem());
+                        assert!(ptx.contains(&name), "{name} missing");
+                    }
+                }
                 for &other in sizes.iter().filter(|&&o| o != size) {
                     assert!(
                         !ptx.contains(&entry(other)),

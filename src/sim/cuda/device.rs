@@ -347,11 +347,13 @@ impl Gpu {
         seed: u64,
     ) -> Result<(), CudaError> {
         let f = self.hex_function(variant.stem(), side)?;
-        let cfg = if variant == HexVariant::CompressShared {
+        // The tactical variants launch as the uniform ones of their board.
+        let board = variant.board();
+        let cfg = if board == HexVariant::CompressShared {
             let per_thread =
                 self.read_global_u32(Family::Havannah, side, &format!("hex_shared_bytes_{side}"))?;
             self.shared_config(&f, per_thread, leaf_count, playouts_per_leaf)?
-        } else if variant == HexVariant::Packed {
+        } else if board == HexVariant::Packed {
             let per_thread =
                 self.read_global_u32(Family::Havannah, side, &format!("hex_packed_bytes_{side}"))?;
             self.interleaved_config(&f, per_thread, leaf_count, playouts_per_leaf)?

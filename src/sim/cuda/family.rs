@@ -48,7 +48,7 @@ impl Family {
 
     /// i32 words of one leaf header: `GoLeaf` in go.cu (to move, ko,
     /// passes, komi in half points, last move), `HexLeaf` in havannah.cu
-    /// (to move, padding).
+    /// (to move, last move, padding).
     pub fn header_words(self) -> usize {
         match self {
             Family::Go => 5,

@@ -45,6 +45,9 @@ pub struct HexLeafInput {
     /// One colour code per cell in [`super::hex::HexGeometry`] order.
     pub colors: Vec<u8>,
     pub to_move: Color,
+    /// The cell of the last move when it was a stone (not a swap): the
+    /// tactical policy looks for the opponent's threats next to it.
+    pub last_move: Option<usize>,
 }
 
 /// A leaf as every kernel family reads it: its family and board size,
@@ -78,12 +81,18 @@ impl From<GoLeafInput> for KernelInput {
 }
 
 impl From<HexLeafInput> for KernelInput {
-    /// havannah.cu's `HexLeaf`: to move, then padding.
+    /// havannah.cu's `HexLeaf`: to move, last move (-1: none), padding.
     fn from(h: HexLeafInput) -> KernelInput {
         KernelInput {
             family: Family::Havannah,
             size: h.side,
-            header: [color_code(h.to_move) as i32, 0, 0, 0, 0],
+            header: [
+                color_code(h.to_move) as i32,
+                h.last_move.map_or(-1, |c| c as i32),
+                0,
+                0,
+                0,
+            ],
             colors: h.colors,
         }
     }

@@ -30,11 +30,13 @@
 //!   GPUs, CPU-policy priors, CPU fallback for sizes without kernels).
 //! - [`check`], [`replay`], [`bench`](mod@bench), [`positions`]: the GPU check
 //!   (orchestration, with the statistics in `check_stats` and the per-point
-//!   tables in `check_tables`; exact replays) against the project's own
+//!   tables in `check_tables`; exact replays; [`check_exact`]: a kernel's
+//!   counters against the CPU policy's from the kernel's own streams) against the project's own
 //!   rules in `crate::game`, and `bench`.
 
 pub mod bench;
 pub mod check;
+pub mod check_exact;
 mod check_stats;
 mod check_tables;
 pub mod compile;
@@ -63,6 +65,7 @@ pub use discovery::{probe, DeviceInfo};
 pub use input::{GoLeafInput, HexLeafInput, KernelInput, KernelPosition};
 pub use multi::GpuSimulator;
 pub use simulator::CudaSimulator;
+pub use variants::HexPolicy;
 
 /// Tuning constants of the CUDA backend, in one place.
 pub mod tuning {
@@ -117,12 +120,15 @@ pub mod tuning {
     /// packed/local 82M, shared 37.6M, compress 26.7M; side 10
     /// packed/shared 67.4M, packed/local 34.1M, compress 16.4M, plain find
     /// 16.3M, shared 15.9M. Side 6 was not measured; the shared packed
-    /// board wins from side 8 up.
-    pub fn hex_variant(cells: usize) -> super::HexVariant {
-        if cells <= 37 {
-            super::HexVariant::PackedLocal
-        } else {
-            super::HexVariant::Packed
+    /// board wins from side 8 up. The tactical policy runs on the same
+    /// boards (its rates: docs/gpu-kernels.md).
+    pub fn hex_variant(cells: usize, policy: super::HexPolicy) -> super::HexVariant {
+        use super::{HexPolicy, HexVariant};
+        match (cells <= 37, policy) {
+            (true, HexPolicy::Uniform) => HexVariant::PackedLocal,
+            (false, HexPolicy::Uniform) => HexVariant::Packed,
+            (true, HexPolicy::Tactical) => HexVariant::PackedLocalTactical,
+            (false, HexPolicy::Tactical) => HexVariant::PackedTactical,
         }
     }
 

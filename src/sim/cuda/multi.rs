@@ -2,7 +2,7 @@
 //! CPU policy's priors for tree expansion, spread over every chosen GPU.
 
 use super::input::KernelPosition;
-use super::{CudaError, CudaSimulator, Gpu};
+use super::{CudaError, CudaSimulator, Gpu, HexPolicy};
 use crate::sim::cpu::CpuSimulator;
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{LeafStats, Prior, Rollout, Simulator};
@@ -52,6 +52,15 @@ impl<G> GpuSimulator<G> {
     pub fn with_go_policy(mut self, policy: GoPolicy) -> Self {
         for gpu in &mut self.gpus {
             gpu.compile_only_for(policy);
+        }
+        self
+    }
+
+    /// Havannah playouts with `policy` on every GPU (the default is the
+    /// tactical policy, the CPU engine's).
+    pub fn with_hex_policy(mut self, policy: HexPolicy) -> Self {
+        for gpu in &mut self.gpus {
+            gpu.set_hex_policy(policy);
         }
         self
     }

@@ -89,6 +89,10 @@ impl KernelPosition for havannah::Position {
             side: self.side(),
             colors,
             to_move: self.to_move(),
+            last_move: match self.last_move() {
+                Some(havannah::Move::Play(c)) => Some(c.0 as usize),
+                _ => None,
+            },
         })
     }
 
@@ -214,7 +218,8 @@ fn project_rules() -> ProjectRules {
 
 /// `check_gpu` against the project's rules (`crate::game`) and policies
 /// (`crate::sim::go_rollout` Random and Patterns,
-/// `crate::sim::havannah_rollout`).
+/// `crate::sim::havannah_rollout`'s uniform fill and the tactical
+/// `engine_rollout` of `crate::sim::havannah_tactics`).
 pub fn check_gpu_project(
     ordinal: usize,
     opts: &CheckOptions,

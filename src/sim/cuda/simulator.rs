@@ -16,6 +16,7 @@ use super::device::{GoKernel, Gpu, HexVariant};
 use super::family::{Family, KernelChoice, MAX_HEADER_WORDS};
 use super::input::KernelPosition;
 use super::slot::{ensure_len, Slot, Slots};
+use super::variants::HexPolicy;
 use super::{tuning, CudaError};
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{AmafCount, LeafStats, Simulator};
@@ -30,8 +31,9 @@ pub struct CudaSimulator<G> {
     /// functions are read-only once built.
     gpu: Gpu,
     slots: Slots<Slot>,
-    /// `None`: [`tuning::hex_variant`] for the board size.
+    /// `None`: [`tuning::hex_variant`] for the board size and `hex_policy`.
     hex_variant: Option<HexVariant>,
+    hex_policy: HexPolicy,
     /// `None`: [`tuning::go_kernel`] for the board size and `go_policy`.
     go_kernel: Option<GoKernel>,
     go_policy: GoPolicy,
@@ -76,6 +78,7 @@ impl<G> CudaSimulator<G> {
             gpu,
             slots: Slots::new(slots),
             hex_variant: None,
+            hex_policy: HexPolicy::default(),
             go_kernel: None,
             go_policy: GoPolicy::default(),
             allocated: AtomicUsize::new(0),
@@ -111,8 +114,16 @@ impl<G> CudaSimulator<G> {
         self.go_policy = policy;
     }
 
+    /// Havannah playouts on `variant` whatever the policy.
     pub fn set_hex_variant(&mut self, variant: HexVariant) {
         self.hex_variant = Some(variant);
+    }
+
+    /// Havannah playouts with `policy` (the default: tactical), on the
+    /// variant [`tuning::hex_variant`] picks for each board size (unless
+    /// `set_hex_variant` fixed one).
+    pub fn set_hex_policy(&mut self, policy: HexPolicy) {
+        self.hex_policy = policy;
     }
 
     /// Sets the occupancy knob (`None`: [`super::tuning::threads_per_sm`]).
@@ -258,7 +269,7 @@ impl<G: KernelPosition> CudaSimulator<G> {
                     .unwrap_or_else(|| tuning::go_kernel(points, self.go_policy)),
                 hex: self
                     .hex_variant
-                    .unwrap_or_else(|| tuning::hex_variant(points)),
+                    .unwrap_or_else(|| tuning::hex_variant(points, self.hex_policy)),
             };
             shape.source.launch(
                 &self.gpu,
@@ -420,9 +431,15 @@ mod tests {
         Game::play(&mut pos, go::Move::Pass).unwrap();
         let (_, headers) = flatten(&[pos]).unwrap();
         assert_eq!(headers, vec![1, -1, 1, 15, -1], "no last move after a pass");
-        let hex = [crate::game::havannah::Position::new(4).unwrap()];
+        let mut hex = crate::game::havannah::Position::new(4).unwrap();
         let (mut boards, mut headers) = (Vec::new(), Vec::new());
-        flatten_into(&hex, &mut boards, &mut headers).unwrap();
+        flatten_into(std::slice::from_ref(&hex), &mut boards, &mut headers).unwrap();
+        assert_eq!(headers, vec![2, -1, 0, 0], "White to move, no last move");
+        // The tactical kernels read the last stone from the header.
+        let c = hex.parse_cell("b2").unwrap();
+        Game::play(&mut hex, crate::game::havannah::Move::Play(c)).unwrap();
+        flatten_into(&[hex], &mut boards, &mut headers).unwrap();
+        assert_eq!(headers, vec![1, c.0 as i32, 0, 0]);
         assert_eq!(headers.len(), Family::Havannah.header_words());
     }
 

@@ -22,6 +22,37 @@ pub enum HexVariant {
     /// The packed board in local memory (one 2-byte-per-cell array per
     /// thread) instead of shared memory.
     PackedLocal,
+    /// `Compress` playing the tactical policy (win, else block): the CPU
+    /// engine's `engine_rollout` move for move, so its counters equal the
+    /// CPU's from the same streams.
+    CompressTactical,
+    /// `Packed` playing the tactical policy (its own uniform pick).
+    PackedTactical,
+    /// `PackedLocal` playing the tactical policy.
+    PackedLocalTactical,
+}
+
+/// The Havannah kernels' playout policy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HexPolicy {
+    /// Uniform random fill (`Rollout::rollout`).
+    Uniform,
+    /// The CPU engine's policy (`Rollout::engine_rollout`,
+    /// `sim::havannah_tactics`): a winning cell, else the opponent's
+    /// winning cell, else uniform.
+    #[default]
+    Tactical,
+}
+
+impl HexPolicy {
+    pub const ALL: [HexPolicy; 2] = [HexPolicy::Uniform, HexPolicy::Tactical];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HexPolicy::Uniform => "random",
+            HexPolicy::Tactical => "tactical",
+        }
+    }
 }
 
 impl HexVariant {
@@ -32,16 +63,42 @@ impl HexVariant {
             HexVariant::CompressShared => "compress/shared",
             HexVariant::Packed => "packed/shared",
             HexVariant::PackedLocal => "packed/local",
+            HexVariant::CompressTactical => "compress",
+            HexVariant::PackedTactical => "packed/shared",
+            HexVariant::PackedLocalTactical => "packed/local",
         }
     }
 
-    pub const ALL: [HexVariant; 5] = [
+    pub const ALL: [HexVariant; 8] = [
         HexVariant::Compress,
         HexVariant::PlainFind,
         HexVariant::CompressShared,
         HexVariant::Packed,
         HexVariant::PackedLocal,
+        HexVariant::CompressTactical,
+        HexVariant::PackedTactical,
+        HexVariant::PackedLocalTactical,
     ];
+
+    /// The playout policy this variant plays.
+    pub fn policy(self) -> HexPolicy {
+        match self {
+            HexVariant::CompressTactical
+            | HexVariant::PackedTactical
+            | HexVariant::PackedLocalTactical => HexPolicy::Tactical,
+            _ => HexPolicy::Uniform,
+        }
+    }
+
+    /// The uniform variant with this variant's board and launch shape.
+    pub fn board(self) -> HexVariant {
+        match self {
+            HexVariant::CompressTactical => HexVariant::Compress,
+            HexVariant::PackedTactical => HexVariant::Packed,
+            HexVariant::PackedLocalTactical => HexVariant::PackedLocal,
+            other => other,
+        }
+    }
 
     /// The kernel name stem: `hex_{stem}_S`.
     pub(crate) fn stem(self) -> &'static str {
@@ -51,15 +108,18 @@ impl HexVariant {
             HexVariant::CompressShared => "shared",
             HexVariant::Packed => "packed",
             HexVariant::PackedLocal => "packedlocal",
+            HexVariant::CompressTactical => "tactical",
+            HexVariant::PackedTactical => "packedtactical",
+            HexVariant::PackedLocalTactical => "packedlocaltactical",
         }
     }
 
     /// The replay kernel that runs this variant's board code:
     /// `hex_{replay_stem}_S`.
     pub fn replay_stem(self) -> &'static str {
-        match self {
+        match self.board() {
             HexVariant::Compress | HexVariant::PlainFind | HexVariant::CompressShared => "replay",
-            HexVariant::Packed | HexVariant::PackedLocal => "packed_replay",
+            _ => "packed_replay",
         }
     }
 
@@ -165,6 +225,28 @@ pub const GO_SIZES: [usize; 3] = [9, 13, 19];
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn havannah_plays_the_tactical_policy_by_default_on_the_uniform_boards() {
+        assert_eq!(HexPolicy::default(), HexPolicy::Tactical);
+        for cells in [37, 91, 169, 271] {
+            for policy in HexPolicy::ALL {
+                let v = super::super::tuning::hex_variant(cells, policy);
+                assert_eq!(v.policy(), policy);
+                assert_eq!(
+                    v.board(),
+                    super::super::tuning::hex_variant(cells, HexPolicy::Uniform)
+                );
+            }
+        }
+        for v in HexVariant::ALL {
+            assert_eq!(v.board().policy(), HexPolicy::Uniform);
+            assert_eq!(v.name(), v.board().name());
+            assert_eq!(v.replay_stem(), v.board().replay_stem());
+            let stems = HexVariant::ALL.iter().filter(|w| w.stem() == v.stem());
+            assert_eq!(stems.count(), 1, "{v:?}: one entry point each");
+        }
+    }
 
     #[test]
     fn every_go_policy_has_a_kernel_that_plays_it() {
