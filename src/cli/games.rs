@@ -119,7 +119,8 @@ pub const GAMES: &[Registered] = &[
             search_bench: |size, opts| {
                 let start = havannah::Position::new(size).map_err(|e| e.to_string())?;
                 let spread = crate::sim::cuda::hex::cell_count(size) / 4;
-                super::gpu_bench::run("havannah", "random", size, &start, spread, opts)
+                let policy = opts.hex_policy.name();
+                super::gpu_bench::run("havannah", policy, size, &start, spread, opts)
                     .map_err(|e| e.to_string())
             },
         }),

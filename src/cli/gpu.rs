@@ -7,7 +7,7 @@
 use crate::engine::Backend;
 use crate::protocol::session::SessionGame;
 use crate::sim::cuda::family::Family;
-use crate::sim::cuda::{self, check::CheckOptions, CudaError, GoKernel};
+use crate::sim::cuda::{self, check::CheckOptions, CudaError, GoKernel, HexPolicy};
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::Simulator;
 use clap::ValueEnum;
@@ -58,6 +58,15 @@ pub enum GpuPolicyArg {
 }
 
 impl GpuPolicyArg {
+    /// The Havannah kernels' policy: `random` the uniform fill, any other
+    /// value the tactical policy (the CPU engine's: win, else block).
+    pub fn hex_policy(self) -> HexPolicy {
+        match self {
+            GpuPolicyArg::Random => HexPolicy::Uniform,
+            _ => HexPolicy::Tactical,
+        }
+    }
+
     pub fn policy(self) -> GoPolicy {
         match self {
             GpuPolicyArg::Random => GoPolicy::Random,
@@ -75,11 +84,13 @@ pub fn resolve_backend(
     gpus: &Option<Vec<usize>>,
     go_policy: GpuPolicyArg,
 ) -> Result<Backend, String> {
+    let hex_policy = go_policy.hex_policy();
     let go_policy = go_policy.policy();
     // The slots are sized to the search later (see `gpu_search_shape`).
     let cuda = |gpus| Backend::Cuda {
         gpus,
         go_policy,
+        hex_policy,
         slots: cuda::tuning::SLOTS_PER_GPU,
     };
     match arg {
@@ -295,6 +306,7 @@ pub fn search_bench(
         seconds: args.seconds,
         seed: args.seed,
         go_policy: cli.gpu_policy.policy(),
+        hex_policy: cli.gpu_policy.hex_policy(),
     };
     match (kernels.search_bench)(args.size, &opts) {
         Ok(()) => 0,
@@ -337,11 +349,15 @@ where
         Backend::Cuda {
             gpus,
             go_policy,
+            hex_policy,
             slots,
         } => cuda::GpuSimulator::<G>::new(gpus, *slots)
             .map(|s| {
-                Box::new(s.with_go_policy(*go_policy).without_cpu_fallback())
-                    as Box<dyn Simulator<G>>
+                Box::new(
+                    s.with_go_policy(*go_policy)
+                        .with_hex_policy(*hex_policy)
+                        .without_cpu_fallback(),
+                ) as Box<dyn Simulator<G>>
             })
             .map_err(|e| e.to_string()),
         Backend::Cpu => Ok(Box::new(crate::sim::cpu::CpuSimulator::<G>::new())),

@@ -14,7 +14,9 @@
 
 use crate::bench_record::{per_second, rounded, BenchRecord};
 use crate::search::{Limits, Search, SearchConfig};
-use crate::sim::cuda::{check::fixed_positions, CudaError, GpuSimulator, KernelPosition};
+use crate::sim::cuda::{
+    check::fixed_positions, CudaError, GpuSimulator, HexPolicy, KernelPosition,
+};
 use crate::sim::go_rollout::GoPolicy;
 use crate::sim::{LeafStats, Rollout, Simulator};
 use std::sync::atomic::AtomicBool;
@@ -40,6 +42,8 @@ pub struct SearchBench {
     pub seed: u64,
     /// The Go kernels' playout policy (`--gpu-policy`).
     pub go_policy: GoPolicy,
+    /// The Havannah kernels' playout policy (from `--gpu-policy`).
+    pub hex_policy: HexPolicy,
 }
 
 /// Runs the three measurements for the game of `start` and prints them;
@@ -52,8 +56,11 @@ pub fn run<G: KernelPosition + Rollout>(
     spread: usize,
     opts: &SearchBench,
 ) -> Result<(), CudaError> {
-    let sim =
-        Arc::new(GpuSimulator::<G>::new(&opts.gpus, opts.slots)?.with_go_policy(opts.go_policy));
+    let sim = Arc::new(
+        GpuSimulator::<G>::new(&opts.gpus, opts.slots)?
+            .with_go_policy(opts.go_policy)
+            .with_hex_policy(opts.hex_policy),
+    );
     let device = sim.device_name();
     let head = BenchRecord {
         game: game.into(),

@@ -125,6 +125,8 @@ pub struct Cli {
     /// Go playout policy of the GPU kernels: the CPU's default Patterns
     /// policy, light uniform random playouts (faster, weaker), or paper
     /// 004's weighted 3x3 and m2 policies (point-per-thread kernel).
+    /// Havannah: `random` plays the uniform fill, any other value the CPU
+    /// engine's tactical policy (win, else block; the default).
     #[arg(long, value_enum, default_value_t = GpuPolicyArg::Patterns, global = true)]
     pub gpu_policy: GpuPolicyArg,
 

@@ -51,6 +51,15 @@ fn rave_equiv_reaches_the_search() {
 }
 
 #[test]
+fn havannah_gpu_policy_defaults_to_tactical_and_random_is_the_uniform_fill() {
+    use crate::sim::cuda::HexPolicy;
+    let cli = Cli::try_parse_from(["warpstone", "--game", "havannah"]).unwrap();
+    assert_eq!(cli.gpu_policy.hex_policy(), HexPolicy::Tactical);
+    let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "random"]).unwrap();
+    assert_eq!(cli.gpu_policy.hex_policy(), HexPolicy::Uniform);
+}
+
+#[test]
 fn gpu_policy_defaults_to_patterns_and_can_be_light() {
     use crate::sim::go_rollout::GoPolicy;
     let cli = Cli::try_parse_from(["warpstone"]).unwrap();

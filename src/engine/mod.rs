@@ -34,18 +34,20 @@ where
     if let Backend::Cuda {
         gpus,
         go_policy,
+        hex_policy,
         slots,
     } = backend
     {
         let started = std::time::Instant::now();
         match crate::sim::cuda::GpuSimulator::<G>::new(gpus, *slots) {
             Ok(sim) => {
-                let sim = sim.with_go_policy(*go_policy);
+                let sim = sim.with_go_policy(*go_policy).with_hex_policy(*hex_policy);
                 tracing::info!(
-                    "playouts on {} GPU(s) (Go policy {}), opened in {:.1} s; each board size's \
-                     kernels are compiled when the size is set",
+                    "playouts on {} GPU(s) (Go policy {}, Havannah policy {}), opened in {:.1} s; \
+                     each board size's kernels are compiled when the size is set",
                     sim.gpu_count(),
                     go_policy.name(),
+                    hex_policy.name(),
                     started.elapsed().as_secs_f64()
                 );
                 return std::sync::Arc::new(sim);

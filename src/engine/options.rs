@@ -2,6 +2,7 @@
 //! globals: every session gets its own copy.
 
 use crate::search::SearchConfig;
+use crate::sim::cuda::HexPolicy;
 use crate::sim::go_rollout::GoPolicy;
 use std::time::Duration;
 
@@ -10,11 +11,12 @@ use std::time::Duration;
 pub enum Backend {
     #[default]
     Cpu,
-    /// CUDA kernels on these GPUs, Go playouts with `go_policy` (the
-    /// Havannah kernels have one policy).
+    /// CUDA kernels on these GPUs, Go playouts with `go_policy`,
+    /// Havannah playouts with `hex_policy`.
     Cuda {
         gpus: Vec<usize>,
         go_policy: GoPolicy,
+        hex_policy: HexPolicy,
         /// Launch slots per GPU (batches in flight on each).
         slots: usize,
     },
