@@ -53,7 +53,9 @@ fi
 # which is stronger and tree-bound), then with the engine's defaults.
 "$bin" bench --backend cuda --search --seconds 5 --size 9 --gpu-policy random --gpu-playouts 512
 "$bin" bench --backend cuda --search --seconds 5 --size 19 --gpu-policy random --gpu-playouts 512
+# Havannah: the tactical policy (the default), then the uniform fill.
 "$bin" --game havannah bench --backend cuda --search --seconds 5 --size 10 --gpu-playouts 512
+"$bin" --game havannah bench --backend cuda --search --seconds 5 --size 10 --gpu-playouts 512 --gpu-policy random
 "$bin" bench --backend cuda --search --seconds 5 --size 9
 # All-moves mode: every legal move rated with 2048 playouts in one batch.
 "$bin" bench --backend cuda --all-moves --playouts 2048
