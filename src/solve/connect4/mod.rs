@@ -10,6 +10,7 @@
 //! stones at the end), the loser the negative, a draw 0; a position's score
 //! is that of perfect play for the side to move.
 
+mod board;
 pub mod build;
 pub mod cli;
 mod table;
@@ -51,7 +52,9 @@ pub(crate) fn column_scores(
 #[cfg(test)]
 mod tests;
 
-pub use table::{Bound, Table};
+pub use table::{Bound, Slot, Table};
+
+use board::Board;
 
 use crate::game::connect4::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -110,10 +113,22 @@ impl<'a> Solver<'a> {
         if pos.outcome().is_some() || self.aborted {
             return None;
         }
-        let cells = pos.shape().cells() as i32;
-        let n = pos.moves() as i32;
-        if pos.can_win_next() {
+        board::dispatch!(pos, |W, H| self.solve_board(Board::<W, H>::new(pos), weak))
+    }
+
+    fn solve_board<const W: usize, const H: usize>(
+        &mut self,
+        board: Board<W, H>,
+        weak: bool,
+    ) -> Option<i32> {
+        let cells = Board::<W, H>::CELLS;
+        let n = board.moves();
+        if board.can_win_next() {
             return Some(if weak { 1 } else { (cells + 1 - n) / 2 });
+        }
+        let mut order = [0u64; 8];
+        for (mask, &c) in order.iter_mut().zip(&self.order) {
+            *mask = Board::<W, H>::column_mask(c);
         }
         let (mut min, mut max) = if weak {
             (-1, 1)
@@ -128,7 +143,7 @@ impl<'a> Solver<'a> {
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
-            let r = self.negamax(pos, med, med + 1);
+            let r = self.negamax(&board, &order, med, med + 1);
             if self.aborted {
                 return None;
             }
@@ -155,10 +170,16 @@ impl<'a> Solver<'a> {
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// The score of `pos` if it lies in `(alpha, beta)`; otherwise a bound
-    /// on the far side of the window. The side to move must not be able to
-    /// win at once.
-    fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+    /// The score of `board` if it lies in `(alpha, beta)`; otherwise a
+    /// bound on the far side of the window. The side to move must not be
+    /// able to win at once. `order` holds the columns' masks, centre first.
+    fn negamax<const W: usize, const H: usize>(
+        &mut self,
+        board: &Board<W, H>,
+        order: &[u64; 8],
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY) && self.should_stop() {
             self.aborted = true;
@@ -166,9 +187,9 @@ impl<'a> Solver<'a> {
         if self.aborted {
             return 0;
         }
-        let cells = pos.shape().cells() as i32;
-        let n = pos.moves() as i32;
-        let next = pos.non_losing_moves();
+        let cells = Board::<W, H>::CELLS;
+        let n = board.moves();
+        let next = board.non_losing_moves();
         if next == 0 {
             // Every move lets the opponent make four with its next stone.
             return -(cells - n) / 2;
@@ -187,16 +208,22 @@ impl<'a> Solver<'a> {
             }
         }
         let mut max = (cells - 1 - n) / 2;
-        let key = pos.key();
-        match self.table.get(key) {
-            Some(Bound::Upper(v)) => max = max.min(v),
-            Some(Bound::Lower(v)) if alpha < v => {
-                alpha = v;
-                if alpha >= beta {
-                    return alpha;
+        let slot = self.table.slot(board.key());
+        // The move that proved a lower bound before, tried first: the
+        // null-window searches go over the same tree again and again.
+        let mut first = 0u64;
+        match self.table.probe(slot) {
+            Some((Bound::Upper(v), _)) => max = max.min(v),
+            Some((Bound::Lower(v), column)) => {
+                if alpha < v {
+                    alpha = v;
+                    if alpha >= beta {
+                        return alpha;
+                    }
                 }
+                first = column.map_or(0, |c| next & Board::<W, H>::column_mask(c));
             }
-            _ => {}
+            None => {}
         }
         if beta > max {
             beta = max;
@@ -208,11 +235,14 @@ impl<'a> Solver<'a> {
         // Moves that make the most threats first; ties centre first.
         let mut moves = [(0u64, 0u32); 8];
         let mut count = 0;
-        let shape = pos.shape();
-        for &c in &self.order {
-            let cell = next & shape.column_mask(c);
+        for &column in &order[..W] {
+            let cell = next & column;
             if cell != 0 {
-                let threats = pos.threats_after(cell);
+                let threats = if cell == first {
+                    u32::MAX
+                } else {
+                    board.threats_after(cell)
+                };
                 let mut i = count;
                 while i > 0 && moves[i - 1].1 < threats {
                     moves[i] = moves[i - 1];
@@ -223,21 +253,22 @@ impl<'a> Solver<'a> {
             }
         }
         for &(cell, _) in &moves[..count] {
-            let mut child = *pos;
+            let mut child = *board;
             child.advance(cell);
-            let score = -self.negamax(&child, -beta, -alpha);
+            let score = -self.negamax(&child, order, -beta, -alpha);
             if self.aborted {
                 return 0;
             }
             if score >= beta {
-                self.table.put(key, Bound::Lower(score));
+                let column = Board::<W, H>::column_of(cell);
+                self.table.store(slot, Bound::Lower(score), column);
                 return score;
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.table.put(key, Bound::Upper(alpha));
+        self.table.put_at(slot, Bound::Upper(alpha));
         alpha
     }
 }

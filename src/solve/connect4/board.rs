@@ -1,0 +1,153 @@
+//! The search's board: a position's two bitboards with the board's shape
+//! fixed at compile time, so that every shift and mask of the inner loop is
+//! a constant (the game's [`Position`] keeps its shape at run time, which
+//! made each node pay for variable shifts and loads). The search has one
+//! copy per board size; [`dispatch!`] picks it.
+
+use crate::game::connect4::Position;
+
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Board<const W: usize, const H: usize> {
+    /// Stones of the side to move.
+    current: u64,
+    /// Every stone.
+    mask: u64,
+    moves: u32,
+}
+
+impl<const W: usize, const H: usize> Board<W, H> {
+    const STRIDE: u32 = H as u32 + 1;
+    const BOTTOM: u64 = {
+        let mut bottom = 0u64;
+        let mut c = 0;
+        while c < W {
+            bottom |= 1 << (c * (H + 1));
+            c += 1;
+        }
+        bottom
+    };
+    const BOARD: u64 = Self::BOTTOM * ((1u64 << H) - 1);
+    pub const CELLS: i32 = (W * H) as i32;
+
+    /// `pos`, which must be on a `W` x `H` board.
+    pub fn new(pos: &Position) -> Self {
+        debug_assert_eq!((pos.width(), pos.height()), (W, H));
+        Board {
+            current: pos.current(),
+            mask: pos.mask(),
+            moves: pos.moves(),
+        }
+    }
+
+    #[inline(always)]
+    pub fn moves(&self) -> i32 {
+        self.moves as i32
+    }
+
+    /// The same key as [`Position::key`], so both share table entries.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.current + self.mask + Self::BOTTOM
+    }
+
+    /// Every cell of column `c` (0-based).
+    #[inline(always)]
+    pub const fn column_mask(c: usize) -> u64 {
+        ((1u64 << H) - 1) << (c as u32 * Self::STRIDE)
+    }
+
+    /// The column (0-based) of the single-bit `cell`.
+    #[inline(always)]
+    pub fn column_of(cell: u64) -> usize {
+        (cell.trailing_zeros() / Self::STRIDE) as usize
+    }
+
+    #[inline(always)]
+    fn possible(&self) -> u64 {
+        (self.mask + Self::BOTTOM) & Self::BOARD
+    }
+
+    /// The free cells that would complete four for `stones`, playable now
+    /// or not (the same as `Shape::winning_cells`, with constant shifts).
+    #[inline(always)]
+    fn winning_cells(stones: u64, mask: u64) -> u64 {
+        let h = Self::STRIDE;
+        let mut r = (stones << 1) & (stones << 2) & (stones << 3);
+        let mut one = |shift: u32| {
+            let p = (stones << shift) & (stones << (2 * shift));
+            r |= p & (stones << (3 * shift));
+            r |= p & (stones >> shift);
+            let p = (stones >> shift) & (stones >> (2 * shift));
+            r |= p & (stones >> (3 * shift));
+            r |= p & (stones << shift);
+        };
+        one(h - 1);
+        one(h);
+        one(h + 1);
+        r & (Self::BOARD ^ mask)
+    }
+
+    #[inline(always)]
+    pub fn can_win_next(&self) -> bool {
+        Self::winning_cells(self.current, self.mask) & self.possible() != 0
+    }
+
+    /// The playable cells that do not let the opponent make four at once
+    /// (as [`Position::non_losing_moves`]); 0 when every move loses.
+    #[inline(always)]
+    pub fn non_losing_moves(&self) -> u64 {
+        let mut possible = self.possible();
+        let threats = Self::winning_cells(self.current ^ self.mask, self.mask);
+        let forced = possible & threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            possible = forced;
+        }
+        possible & !(threats >> 1)
+    }
+
+    /// The cells that would complete four for the side to move after it
+    /// plays `cell`.
+    #[inline(always)]
+    pub fn threats_after(&self, cell: u64) -> u32 {
+        Self::winning_cells(self.current | cell, self.mask).count_ones()
+    }
+
+    /// Plays the playable single-bit `cell`, which must not make four.
+    #[inline(always)]
+    pub fn advance(&mut self, cell: u64) {
+        self.current ^= self.mask;
+        self.mask |= cell;
+        self.moves += 1;
+    }
+}
+
+/// Calls `$body` with `$w` and `$h` bound as constants to the width and
+/// height of `$pos`'s board (every size the game allows).
+macro_rules! dispatch {
+    ($pos:expr, |$w:ident, $h:ident| $body:expr) => {{
+        let pos: &crate::game::connect4::Position = $pos;
+        $crate::solve::connect4::board::dispatch!(@widths pos, $w, $h, $body, 4 5 6 7 8)
+    }};
+    (@widths $pos:ident, $w:ident, $h:ident, $body:expr, $($width:literal)*) => {
+        match $pos.width() {
+            $( $width => {
+                const $w: usize = $width;
+                $crate::solve::connect4::board::dispatch!(@heights $pos, $h, $body, 4 5 6 7)
+            } )*
+            w => unreachable!("no Connect Four board is {w} wide"),
+        }
+    };
+    (@heights $pos:ident, $h:ident, $body:expr, $($height:literal)*) => {
+        match $pos.height() {
+            $( $height => {
+                const $h: usize = $height;
+                $body
+            } )*
+            h => unreachable!("no Connect Four board is {h} high"),
+        }
+    };
+}
+pub(super) use dispatch;
