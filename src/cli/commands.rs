@@ -1,5 +1,5 @@
 //! The subcommands and their arguments (clap): `bench`, `check-gpu`,
-//! `check-kernels`, `solve`, `build`. The top-level options are `Cli`'s,
+//! `check-kernels`, `solve`, `build`, `book`. The top-level options are `Cli`'s,
 //! in `mod.rs`.
 
 use super::gpu;
@@ -32,6 +32,35 @@ pub enum Command {
     /// exact values up (the PAPO lab report on Connect Four); prints the positions per level and the
     /// empty board's score.
     Build(BuildArgs),
+    /// Build an opening book (Connect Four): the strategy tree of the side
+    /// to move at the root, one best move at its turns and every reply at
+    /// the other's, with exact scores, down to --depth stones. Resumes a
+    /// file it finds; progress on stderr.
+    Book(BookArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BookArgs {
+    /// Board width (columns), 4-8.
+    #[arg(long, default_value_t = 7)]
+    pub width: usize,
+    /// Board height (rows), 4-7.
+    #[arg(long, default_value_t = 6)]
+    pub height: usize,
+    /// Positions of fewer stones than this go into the book.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=56))]
+    pub depth: u32,
+    /// Solver threads, sharing one table.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 1024,
+          value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub table_mib: u64,
+    /// The book file, written as positions are solved (resumed if it
+    /// exists).
+    #[arg(long, value_name = "FILE")]
+    pub out: std::path::PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -84,6 +113,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MIB", default_value_t = 256,
           value_parser = clap::value_parser!(u64).range(1..=65_536))]
     pub table_mib: u64,
+    /// An opening book of `warpstone book`: positions in it are answered
+    /// from it.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]

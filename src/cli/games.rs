@@ -35,6 +35,8 @@ pub struct Registered {
     pub solve: Option<fn(&super::SolveArgs) -> i32>,
     /// `warpstone build`: the whole state space, solved (exit code).
     pub build: Option<fn(&super::BuildArgs) -> i32>,
+    /// `warpstone book`: an opening book (exit code).
+    pub book: Option<fn(&super::BookArgs) -> i32>,
 }
 
 /// What a game with CUDA kernels adds to the command line.
@@ -82,6 +84,7 @@ pub const GAMES: &[Registered] = &[
         }),
         solve: None,
         build: None,
+        book: None,
     },
     Registered {
         name: "havannah",
@@ -126,6 +129,7 @@ pub const GAMES: &[Registered] = &[
         }),
         solve: None,
         build: None,
+        book: None,
     },
     Registered {
         name: "hex",
@@ -155,6 +159,7 @@ pub const GAMES: &[Registered] = &[
         kernels: None,
         solve: None,
         build: None,
+        book: None,
     },
     Registered {
         name: "connect4",
@@ -188,6 +193,7 @@ pub const GAMES: &[Registered] = &[
         kernels: None,
         solve: Some(solve_connect4),
         build: Some(build_connect4),
+        book: Some(book_connect4),
     },
     Registered {
         name: "amazons",
@@ -205,6 +211,7 @@ pub const GAMES: &[Registered] = &[
         kernels: None,
         solve: None,
         build: None,
+        book: None,
     },
 ];
 
@@ -335,6 +342,7 @@ fn solve_connect4(args: &super::SolveArgs) -> i32 {
         analyze: args.analyze,
         weak: args.weak,
         table_mib: args.table_mib as usize,
+        book: args.book.clone(),
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -343,6 +351,45 @@ fn solve_connect4(args: &super::SolveArgs) -> i32 {
         Ok(false) => 2,
         Err(e) => {
             eprintln!("warpstone solve: {e}");
+            2
+        }
+    }
+}
+
+/// `warpstone book --game connect4`: the book file, progress on stderr, a
+/// summary line on stdout.
+fn book_connect4(args: &super::BookArgs) -> i32 {
+    use crate::solve::connect4::book_build::{build, BookOptions};
+    let shape = match connect4::Shape::new(args.width, args.height) {
+        Ok(shape) => shape,
+        Err(e) => {
+            eprintln!("warpstone book: {e}");
+            return 2;
+        }
+    };
+    let options = BookOptions {
+        shape,
+        depth: args.depth,
+        threads: args.threads as usize,
+        table_mib: args.table_mib as usize,
+        out: args.out.clone(),
+    };
+    let started = std::time::Instant::now();
+    match build(&options) {
+        Ok(summary) => {
+            println!(
+                "{}x{} depth {}: {} positions ({} solved now), {:.1} s",
+                args.width,
+                args.height,
+                args.depth,
+                summary.positions,
+                summary.solved,
+                started.elapsed().as_secs_f64()
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("warpstone book: {}: {e}", args.out.display());
             2
         }
     }

@@ -15,7 +15,7 @@ use crate::search::{SearchConfig, MAX_VIRTUAL_LOSS};
 use crate::sim::cuda::GoKernel;
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser};
-pub use commands::{BenchArgs, BuildArgs, Command, PolicyArg, SolveArgs};
+pub use commands::{BenchArgs, BookArgs, BuildArgs, Command, PolicyArg, SolveArgs};
 use gpu::{BackendArg, GpuPolicyArg};
 use std::time::Duration;
 
@@ -116,6 +116,11 @@ pub struct Cli {
     /// board, genmove and warpstone-solve answer from it.
     #[arg(long, value_name = "FILE")]
     pub database: Option<std::path::PathBuf>,
+
+    /// Connect Four: an opening book of `warpstone book`; genmove plays its
+    /// move and warpstone-solve takes its scores where it has them.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<std::path::PathBuf>,
 
     /// Where playouts run: a GPU when one is usable (auto), the CPU, or a
     /// GPU (cuda: exits with code 2 if none is usable).
@@ -336,6 +341,10 @@ pub fn main() -> i32 {
         eprintln!("warpstone: --database: {} has no database", game.name);
         return 2;
     }
+    if cli.book.is_some() && game.book.is_none() {
+        eprintln!("warpstone: --book: {} has no opening book", game.name);
+        return 2;
+    }
     let seed = cli.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -366,6 +375,7 @@ pub fn main() -> i32 {
         backend,
         live_gfx: cli.live_gfx,
         database: cli.database.clone(),
+        book: cli.book.clone(),
         ..EngineOptions::default()
     };
     (game.serve)(options)
@@ -401,6 +411,13 @@ fn run_command(cli: &Cli, game: &games::Registered, game_named: bool) -> Option<
             Some(build) => build(args),
             None => {
                 eprintln!("warpstone build: {} has no state-space build", game.name);
+                2
+            }
+        },
+        Some(Command::Book(args)) => match game.book {
+            Some(book) => book(args),
+            None => {
+                eprintln!("warpstone book: {} has no opening book", game.name);
                 2
             }
         },

@@ -42,6 +42,9 @@ pub struct EngineOptions {
     /// A file of exact values the game's engine answers from when the
     /// board matches (Connect Four: `warpstone build --out`).
     pub database: Option<std::path::PathBuf>,
+    /// An opening book the game's engine plays from (Connect Four:
+    /// `warpstone book`).
+    pub book: Option<std::path::PathBuf>,
 }
 
 /// Thinking time per move when neither `--time-per-move`, `--playouts` nor
@@ -64,6 +67,7 @@ impl Default for EngineOptions {
             live_gfx: false,
             ponder: false,
             database: None,
+            book: None,
         }
     }
 }

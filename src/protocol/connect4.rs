@@ -7,7 +7,9 @@
 //! (Pons' score convention, and the same in words); `final_score` answers
 //! `B+`, `W+` or `0` once the game is over. With `--database` (a file of
 //! `warpstone build --out`), both answer from the file whenever the board
-//! is the file's, at once and without the solver.
+//! is the file's, at once and without the solver. With `--book` (a file of
+//! `warpstone book`), `genmove` plays the book's move where it has one,
+//! and `warpstone-solve` takes the scores it has from it.
 
 use super::common::{self, CoreCommand};
 use super::connection::Connection;
@@ -24,6 +26,7 @@ use crate::protocol::reply::{
 };
 use crate::protocol::{Expected, ParseError};
 use crate::sim::Simulator;
+use crate::solve::connect4::book::Book;
 use crate::solve::connect4::build::DatabaseFile;
 use crate::solve::connect4::{centre_order, describe, Solver, Table};
 use std::sync::atomic::AtomicBool;
@@ -145,6 +148,7 @@ pub struct Connect4Session {
     game: GameSession<Position>,
     table: Arc<Table>,
     database: Option<DatabaseFile>,
+    book: Option<Arc<Book>>,
 }
 
 impl Connect4Session {
@@ -153,6 +157,7 @@ impl Connect4Session {
             game: GameSession::new(options, Position::standard(), sim),
             table: Arc::new(Table::with_mib(TABLE_MIB)),
             database: None,
+            book: None,
         }
     }
 
@@ -176,8 +181,28 @@ impl Connect4Session {
             }
             None => None,
         };
+        let book = match &options.book {
+            Some(path) => {
+                let book = Book::open(path).map_err(|e| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("{}: {e}", path.display()),
+                    )
+                })?;
+                let shape = book.shape();
+                tracing::info!(
+                    width = shape.width,
+                    height = shape.height,
+                    positions = book.len(),
+                    "book loaded"
+                );
+                Some(Arc::new(book))
+            }
+            None => None,
+        };
         let mut session = Connect4Session::new(options, sim);
         session.database = database;
+        session.book = book;
         Ok(session)
     }
 
@@ -228,6 +253,7 @@ impl Connect4Session {
             return Some(scores);
         }
         let table = self.table.clone();
+        let book = self.book.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let job_stop = stop.clone();
         let deadline = Instant::now() + time;
@@ -235,7 +261,13 @@ impl Connect4Session {
             let mut solver = Solver::new(&table, pos.width())
                 .with_stop(&job_stop)
                 .with_deadline(Some(deadline));
-            solver.analyze(&pos, false)
+            let Some(book) = book else {
+                return solver.analyze(&pos, false);
+            };
+            let win = crate::solve::connect4::win_in_one(&pos);
+            crate::solve::connect4::column_scores(&pos, win, |child| {
+                book.get(child).or_else(|| solver.solve(child, false))
+            })
         };
         conn.think(stop, OnInput::Queue, None, job)
             .await
@@ -264,6 +296,14 @@ impl Connect4Session {
             .into_iter()
             .find(|&c| pos.can_play(c) && pos.is_winning_move(c))
         {
+            let mv = column as Move;
+            return match self.game.play(color, mv) {
+                Ok(()) => Reply::ok(self.game.pos.move_text(mv)),
+                Err(reply) => reply,
+            };
+        }
+        if let Some(column) = self.book.as_ref().and_then(|b| b.best_move(&pos)) {
+            tracing::info!(column = column + 1, "from the book");
             let mv = column as Move;
             return match self.game.play(color, mv) {
                 Ok(()) => Reply::ok(self.game.pos.move_text(mv)),

@@ -7,6 +7,7 @@
 //! finished game, longer than 4096 bytes) is reported on stderr and
 //! skipped; the exit code is then 2.
 
+use super::book::Book;
 use super::{Solver, Table};
 use crate::game::connect4::{Position, Shape};
 use std::io::{self, BufRead, Write};
@@ -24,6 +25,9 @@ pub struct SolveOptions {
     pub weak: bool,
     /// Transposition table size in MiB.
     pub table_mib: usize,
+    /// An opening book (`warpstone book`): its positions are answered from
+    /// it, and `--analyze` takes the columns it has from it.
+    pub book: Option<std::path::PathBuf>,
 }
 
 /// Reads positions from `input` until its end, writes answers to `output`.
@@ -35,6 +39,25 @@ pub fn run(
 ) -> io::Result<bool> {
     let shape = Shape::new(options.width, options.height)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    let book = match &options.book {
+        Some(path) => {
+            let book = Book::open(path).map_err(|e| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{}: {e}", path.display()),
+                )
+            })?;
+            if book.shape() != shape {
+                let (w, h) = (book.shape().width, book.shape().height);
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("{}: a {w}x{h} book, not for this board", path.display()),
+                ));
+            }
+            Some(book)
+        }
+        None => None,
+    };
     let table = Table::with_mib(options.table_mib);
     let mut all_valid = true;
     let mut line = Vec::new();
@@ -66,15 +89,29 @@ pub fn run(
             }
         };
         let mut solver = Solver::new(&table, shape.width as usize);
+        let from_book = |p: &Position| {
+            let score = book.as_ref()?.get(p)?;
+            Some(if options.weak { score.signum() } else { score })
+        };
         let answer = if options.analyze {
-            let scores = solver.analyze(&pos, options.weak).unwrap_or_default();
+            let win = if options.weak {
+                1
+            } else {
+                super::win_in_one(&pos)
+            };
+            let scores = super::column_scores(&pos, win, |child| {
+                from_book(child).or_else(|| solver.solve(child, options.weak))
+            })
+            .unwrap_or_default();
             let words: Vec<String> = scores
                 .iter()
                 .map(|s| s.unwrap_or(INVALID_COLUMN).to_string())
                 .collect();
             format!("{text} {}", words.join(" "))
         } else {
-            let score = solver.solve(&pos, options.weak).unwrap_or_default();
+            let score = from_book(&pos)
+                .or_else(|| solver.solve(&pos, options.weak))
+                .unwrap_or_default();
             format!("{text} {score}")
         };
         tracing::debug!(nodes = solver.nodes, "{text}");
@@ -125,6 +162,7 @@ mod tests {
             analyze,
             weak,
             table_mib: 8,
+            book: None,
         };
         let mut out = Vec::new();
         let ok = run(&options, &mut input.as_bytes(), &mut out).unwrap();

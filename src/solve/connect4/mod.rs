@@ -11,6 +11,8 @@
 //! is that of perfect play for the side to move.
 
 mod board;
+pub mod book;
+pub mod book_build;
 pub mod build;
 pub mod cli;
 mod table;
