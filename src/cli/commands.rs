@@ -117,6 +117,9 @@ pub struct SolveArgs {
     /// from it.
     #[arg(long, value_name = "FILE")]
     pub book: Option<std::path::PathBuf>,
+    /// Searches sharing the table on each position (Lazy SMP).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
 }
 
 #[derive(clap::Args, Debug)]

@@ -343,6 +343,7 @@ fn solve_connect4(args: &super::SolveArgs) -> i32 {
         weak: args.weak,
         table_mib: args.table_mib as usize,
         book: args.book.clone(),
+        threads: args.threads as usize,
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();

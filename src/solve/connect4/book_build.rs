@@ -12,7 +12,7 @@
 //! Progress and each level's time go to stderr.
 
 use super::book::{self, Book};
-use super::{centre_order, Solver, Table};
+use super::{centre_order, solve_shared, Solver, Table};
 use crate::game::connect4::{Position, Shape};
 use crate::game::Game;
 use std::collections::HashSet;
@@ -129,17 +129,23 @@ fn solve_all(
     let scores = Mutex::new(vec![0i32; todo.len()]);
     let failure = Mutex::new(None::<io::Error>);
     let started = Instant::now();
+    // Fewer positions than threads (the first levels, the hardest): all
+    // threads on each position in turn; else one position a thread.
+    let (workers, per_position) = if todo.len() < threads {
+        (1, threads)
+    } else {
+        (threads.max(1), 1)
+    };
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..workers {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= todo.len() || failure.lock().unwrap().is_some() {
                     break;
                 }
                 let node = todo[i];
-                let mut solver = Solver::new(table, node.pos.width());
-                let score = solver
-                    .solve(&node.pos, false)
+                let score = solve_shared(table, &node.pos, false, per_position)
+                    .0
                     .expect("a book position is not over and nothing stops the search");
                 scores.lock().unwrap()[i] = score;
                 let line = format!("{} {score}\n", node.moves);

@@ -28,6 +28,9 @@ pub struct SolveOptions {
     /// An opening book (`warpstone book`): its positions are answered from
     /// it, and `--analyze` takes the columns it has from it.
     pub book: Option<std::path::PathBuf>,
+    /// Searches sharing the table on each position (Lazy SMP; not with
+    /// `analyze`, which searches the columns one after the other).
+    pub threads: usize,
 }
 
 /// Reads positions from `input` until its end, writes answers to `output`.
@@ -110,7 +113,16 @@ pub fn run(
             format!("{text} {}", words.join(" "))
         } else {
             let score = from_book(&pos)
-                .or_else(|| solver.solve(&pos, options.weak))
+                .or_else(|| {
+                    if options.threads > 1 {
+                        let (score, nodes) =
+                            super::solve_shared(&table, &pos, options.weak, options.threads);
+                        solver.nodes = nodes;
+                        score
+                    } else {
+                        solver.solve(&pos, options.weak)
+                    }
+                })
                 .unwrap_or_default();
             format!("{text} {score}")
         };
@@ -163,6 +175,7 @@ mod tests {
             weak,
             table_mib: 8,
             book: None,
+            threads: 1,
         };
         let mut out = Vec::new();
         let ok = run(&options, &mut input.as_bytes(), &mut out).unwrap();

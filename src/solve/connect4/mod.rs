@@ -96,6 +96,14 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Columns in `order` break ties between moves that make as many
+    /// threats (default: centre first).
+    pub fn with_order(mut self, order: Vec<usize>) -> Self {
+        debug_assert_eq!(order.len(), self.order.len());
+        self.order = order;
+        self
+    }
+
     /// Stops (and answers `None`) when `stop` is raised.
     pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
         self.stop = Some(stop);
@@ -273,6 +281,46 @@ impl<'a> Solver<'a> {
         self.table.put_at(slot, Bound::Upper(alpha));
         alpha
     }
+}
+
+/// The exact score of `pos` (as [`Solver::solve`]) found by `threads`
+/// searches sharing `table` (Lazy SMP): each breaks ties between moves in
+/// its own order, so they fill the table from different subtrees; the
+/// first to finish answers and stops the others (a stopped search stores
+/// nothing, so the table holds only proved bounds). The nodes of all.
+pub fn solve_shared(
+    table: &Table,
+    pos: &Position,
+    weak: bool,
+    threads: usize,
+) -> (Option<i32>, u64) {
+    let width = pos.width();
+    if threads <= 1 {
+        let mut solver = Solver::new(table, width);
+        let score = solver.solve(pos, weak);
+        return (score, solver.nodes);
+    }
+    let done = AtomicBool::new(false);
+    let answer = std::sync::Mutex::new(None);
+    let nodes = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for k in 0..threads {
+            let (done, answer, nodes) = (&done, &answer, &nodes);
+            scope.spawn(move || {
+                let mut order = centre_order(width);
+                order.rotate_left(k % width);
+                let mut solver = Solver::new(table, width).with_order(order).with_stop(done);
+                let score = solver.solve(pos, weak);
+                nodes.fetch_add(solver.nodes, Ordering::Relaxed);
+                if let Some(score) = score {
+                    answer.lock().unwrap().get_or_insert(score);
+                    done.store(true, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let score = answer.into_inner().unwrap();
+    (score, nodes.into_inner())
 }
 
 /// A score as words for the side to move after `moves` stones on a board

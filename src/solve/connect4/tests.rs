@@ -133,3 +133,15 @@ fn centre_order_goes_outwards() {
     assert_eq!(centre_order(4), [1, 2, 0, 3]);
     assert_eq!(centre_order(8), [3, 4, 2, 5, 1, 6, 0, 7]);
 }
+
+#[test]
+fn threads_sharing_a_table_find_the_same_scores() {
+    for (width, height, plies) in [(5, 4, 2), (5, 5, 10), (7, 6, 24)] {
+        let shape = Shape::new(width, height).unwrap();
+        for pos in random_positions(shape, plies, 6, 3 + plies as u64) {
+            let alone = Solver::new(&Table::new(1 << 16), width).solve(&pos, false);
+            let (shared, _) = solve_shared(&Table::new(1 << 16), &pos, false, 3);
+            assert_eq!(shared, alone, "{pos}");
+        }
+    }
+}
