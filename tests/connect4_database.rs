@@ -1,6 +1,7 @@
 //! `warpstone build --game connect4 --out FILE` and the engine's
 //! `--database FILE`: the engine answers from the file what the solver
-//! answers, and a bad file is a clear error before any protocol.
+//! answers, and a bad file is a clear error before any protocol. Likewise
+//! `warpstone book` and `--book`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -163,4 +164,67 @@ fn build_rejects_bad_options() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+}
+
+#[test]
+fn a_book_is_built_and_answered_from_and_a_bad_one_is_an_error() {
+    let book = TempPath::new("5x4.book");
+    let _ = std::fs::remove_file(&book.0);
+    let path = book.0.to_str().unwrap();
+    let args = [
+        "book",
+        "--game",
+        "connect4",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--depth",
+        "4",
+        "--threads",
+        "2",
+        "--table-mib",
+        "8",
+        "--out",
+        path,
+    ];
+    let out = run(&args, "");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = std::fs::read_to_string(&book.0).unwrap();
+    assert!(text.starts_with("warpstone connect4 book 5x4\n"), "{text}");
+    // Each line as `solve` answers it, from the book and without it.
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    let moves: String = lines
+        .iter()
+        .map(|l| format!("{}\n", l.split(' ').next().unwrap()))
+        .collect();
+    let solve = [
+        "solve", "--game", "connect4", "--width", "5", "--height", "4",
+    ];
+    let plain = run(&solve, &moves);
+    let with_book = run(&[&solve[..], &["--book", path]].concat(), &moves);
+    assert_eq!(
+        String::from_utf8_lossy(&plain.stdout)
+            .lines()
+            .collect::<Vec<_>>(),
+        lines
+    );
+    assert_eq!(with_book.stdout, plain.stdout);
+    // A book of another board, a file that is not one, a missing file.
+    let junk = TempPath::new("junk.book");
+    std::fs::write(&junk.0, b"not a book\n").unwrap();
+    let missing = TempPath::new("missing.book");
+    let out = run(&["solve", "--game", "connect4", "--book", path], "4\n");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    for bad in [&junk.0, &missing.0] {
+        let bad = bad.to_str().unwrap();
+        let out = run(&["--game", "connect4", "--book", bad], "name\n");
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(out.stdout.is_empty());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--book"));
+        let out = run(&["solve", "--game", "connect4", "--book", bad], "4\n");
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+    }
+    let out = run(&["--game", "go", "--book", path], "name\n");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
 }

@@ -170,7 +170,7 @@ pub const GAMES: &[Registered] = &[
         ) {
             Ok(session) => protocol::run(session),
             Err(e) => {
-                eprintln!("warpstone: --database: {e}");
+                eprintln!("warpstone: {e}");
                 2
             }
         },

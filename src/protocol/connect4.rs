@@ -169,7 +169,7 @@ impl Connect4Session {
         let database = match &options.database {
             Some(path) => {
                 let file = DatabaseFile::open(path).map_err(|e| {
-                    std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+                    std::io::Error::new(e.kind(), format!("--database: {}: {e}", path.display()))
                 })?;
                 let shape = file.shape();
                 tracing::info!(
@@ -186,7 +186,7 @@ impl Connect4Session {
                 let book = Book::open(path).map_err(|e| {
                     std::io::Error::new(
                         std::io::ErrorKind::InvalidData,
-                        format!("{}: {e}", path.display()),
+                        format!("--book: {}: {e}", path.display()),
                     )
                 })?;
                 let shape = book.shape();
