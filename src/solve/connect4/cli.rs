@@ -2,7 +2,9 @@
 //! that his test sets and scripts run unchanged. One position a line, as
 //! the columns played from 1 (`4453`); the answer `moves score`, with
 //! `--analyze` every column's score (`-1000` for a full column, as his
-//! solver writes it), with `--weak` only the sign (1 win, 0 draw, -1 loss).
+//! solver writes it), with `--weak` only the sign (1 win, 0 draw, -1 loss);
+//! `--book` answers the positions an opening book holds from it, and
+//! `--threads` puts several searches sharing the table on each position.
 //! A bad line (not a move string, a full column, a move after a win, a
 //! finished game, longer than 4096 bytes) is reported on stderr and
 //! skipped; the exit code is then 2.
