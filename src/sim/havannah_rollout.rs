@@ -10,7 +10,7 @@
 //! `havannah_tactics` ([`Rollout::engine_rollout`]), and the tree takes its
 //! priors from there.
 
-use super::havannah_tactics::{tactical_priors, tactical_rollout};
+use super::havannah_tactics::{bridge_rollout, tactical_priors};
 use super::{FastRng, PlayoutRecord, PlayoutResult, Prior, Rollout};
 use crate::game::havannah::{Cell, Move, Position, MAX_CELLS};
 use crate::game::{Color, Game, Outcome};
@@ -44,7 +44,7 @@ impl Rollout for Position {
         record: &mut PlayoutRecord,
         ownership: &mut [i8],
     ) -> PlayoutResult {
-        tactical_rollout(self, rng, record, ownership)
+        bridge_rollout(self, rng, record, ownership)
     }
 
     fn priors(&self, moves: &[Move], out: &mut Vec<Prior>) {

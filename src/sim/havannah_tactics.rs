@@ -20,6 +20,10 @@ use super::{FastRng, PlayoutRecord, PlayoutResult, Prior};
 use crate::game::havannah::{Cell, Move, Position, MAX_CELLS};
 use crate::game::{Color, Game};
 
+/// Whether quiet positions (no winning cell, no double threat) get the
+/// shape bias of `havannah_shape`.
+const SHAPE: bool = true;
+
 /// Virtual playouts a tree prior puts on a move that wins at once (all won)
 /// or that leaves the opponent's winning cell open (all lost). Large, so
 /// that the AMAF statistics of thousands of playouts cannot outvote a fact.
@@ -33,7 +37,32 @@ fn win_next_to(pos: &Position, near: Cell, color: Color) -> Option<Cell> {
 
 /// The tactical playout: win, else block, else a uniform random empty cell.
 /// Same bookkeeping (AMAF record, ownership, result) as the uniform fill.
+/// The GPU kernels' reference policy: what it plays and how it draws
+/// random numbers stay fixed.
 pub fn tactical_rollout(
+    start: &Position,
+    rng: &mut FastRng,
+    record: &mut PlayoutRecord,
+    ownership: &mut [i8],
+) -> PlayoutResult {
+    policy_rollout::<false>(start, rng, record, ownership)
+}
+
+/// The tactical playout plus bridge restoring: win, else block, else
+/// answer an intrusion into one of the mover's bridges by the opponent's
+/// last stone (`Position::bridge_reply`), else uniform random. The random
+/// draws are those of `tactical_rollout` minus the moves the new rule
+/// decides.
+pub fn bridge_rollout(
+    start: &Position,
+    rng: &mut FastRng,
+    record: &mut PlayoutRecord,
+    ownership: &mut [i8],
+) -> PlayoutResult {
+    policy_rollout::<true>(start, rng, record, ownership)
+}
+
+fn policy_rollout<const BRIDGES: bool>(
     start: &Position,
     rng: &mut FastRng,
     record: &mut PlayoutRecord,
@@ -65,6 +94,10 @@ pub fn tactical_rollout(
             last[me.index()]
                 .and_then(|c| win_next_to(&pos, c, me))
                 .or_else(|| last[them.index()].and_then(|c| win_next_to(&pos, c, them)))
+        };
+        let forced = match (forced, last[them.index()]) {
+            (None, Some(c)) if BRIDGES => pos.bridge_reply(c, me),
+            _ => forced,
         };
         let i = match forced {
             Some(c) => slot[c.0 as usize] as usize,
@@ -116,7 +149,9 @@ pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
     // nothing against Castro (docs/havannah-strength.md); these are found
     // on the whole board and carry the weight of the facts above.
     let Some(_) = threat else {
-        super::havannah_frames::frame_priors(pos, moves, TACTIC_PRIOR_VISITS, out);
+        if !super::havannah_frames::frame_priors(pos, moves, TACTIC_PRIOR_VISITS, out) && SHAPE {
+            super::havannah_shape::shape_priors(pos, moves, out);
+        }
         return;
     };
     let them = me.opponent();
@@ -235,13 +270,18 @@ mod tests {
     }
 
     #[test]
-    fn priors_are_empty_when_nothing_is_at_stake() {
+    fn priors_decide_nothing_when_nothing_is_at_stake() {
         let pos = Position::new(8).unwrap();
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         let mut priors = Vec::new();
         tactical_priors(&pos, &moves, &mut priors);
         assert_eq!(priors.len(), moves.len());
-        assert!(priors.iter().all(|p| *p == Prior::default()));
+        // No fact decides a move; at most the shape bias of
+        // `havannah_shape` (edges and corners) steers the first visits.
+        assert!(priors.iter().all(|p| p.wins == 0.0 && p.visits == 0.0));
+        let centre = Move::Play(pos.parse_cell("h8").unwrap());
+        let i = moves.iter().position(|m| *m == centre).unwrap();
+        assert_eq!(priors[i].bias, 0.0);
     }
 }

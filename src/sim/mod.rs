@@ -14,6 +14,7 @@ pub mod cuda;
 pub mod go_rollout;
 pub mod havannah_frames;
 pub mod havannah_rollout;
+pub mod havannah_shape;
 pub mod havannah_tactics;
 pub mod hex_rollout;
 pub mod synthetic;

@@ -35,6 +35,7 @@ use super::geometry::{
 use super::{BoardSizeError, Cell, Move, WinKind};
 use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome};
 
+mod patterns;
 mod threats;
 
 pub use threats::DoubleThreat;
