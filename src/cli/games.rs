@@ -106,6 +106,9 @@ pub const GAMES: &[Registered] = &[
                     ("tactical", &|p, rng, rec, own| {
                         crate::sim::Rollout::engine_rollout(p, rng, rec, own)
                     }),
+                    ("bridge", &|p, rng, rec, own| {
+                        crate::sim::Rollout::search_rollout(p, rng, rec, own)
+                    }),
                 ],
             )
         },

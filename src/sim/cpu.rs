@@ -6,11 +6,19 @@ use super::{AmafCount, FastRng, LeafStats, PlayoutRecord, Prior, Rollout, Simula
 use crate::game::Color;
 use std::marker::PhantomData;
 
+/// The three policy levels of [`Rollout`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Policy {
+    #[default]
+    Reference,
+    Engine,
+    Search,
+}
+
 #[derive(Debug, Default)]
 pub struct CpuSimulator<G> {
-    /// Plays [`Rollout::engine_rollout`] instead of the kernels' reference
-    /// policy [`Rollout::rollout`].
-    engine_policy: bool,
+    /// Which of the game's policies the playouts play.
+    policy: Policy,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -19,15 +27,25 @@ impl<G> CpuSimulator<G> {
     /// kernels are checked against.
     pub fn new() -> Self {
         CpuSimulator {
-            engine_policy: false,
+            policy: Policy::Reference,
             _game: PhantomData,
         }
     }
 
-    /// Plays the CPU engine's policy, [`Rollout::engine_rollout`].
+    /// Plays the tactical kernels' reference policy,
+    /// [`Rollout::engine_rollout`].
     pub fn engine() -> Self {
         CpuSimulator {
-            engine_policy: true,
+            policy: Policy::Engine,
+            _game: PhantomData,
+        }
+    }
+
+    /// Plays the CPU engine's search policy, [`Rollout::search_rollout`]
+    /// (the engine's own simulator and `bench --search`).
+    pub fn search() -> Self {
+        CpuSimulator {
+            policy: Policy::Search,
             _game: PhantomData,
         }
     }
@@ -72,9 +90,10 @@ impl<G: Rollout> CpuSimulator<G> {
         stats: &mut LeafStats,
     ) {
         record.reset(leaf.move_space());
-        let result = match self.engine_policy {
-            true => leaf.engine_rollout(rng, record, owner),
-            false => leaf.rollout(rng, record, owner),
+        let result = match self.policy {
+            Policy::Reference => leaf.rollout(rng, record, owner),
+            Policy::Engine => leaf.engine_rollout(rng, record, owner),
+            Policy::Search => leaf.search_rollout(rng, record, owner),
         };
         let black_win = match result.winner {
             Some(Color::Black) => 1.0,

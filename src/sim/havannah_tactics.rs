@@ -1,7 +1,11 @@
-//! Havannah's tactical playout policy and tree priors, the CPU engine's
-//! default and the GPU kernels' (`kernels/havannah.cu` `hex_tactical_S`
-//! plays it move for move; the packed kernels with their own uniform
-//! pick); the uniform fill of `havannah_rollout` stays available.
+//! Havannah's tactical playout policies and tree priors. Two levels:
+//! `tactical_rollout` (win, else block), `Rollout::engine_rollout` and the
+//! GPU kernels' policy (`kernels/havannah.cu` `hex_tactical_S` plays it
+//! move for move; the packed kernels with their own uniform pick), and
+//! `bridge_rollout` (the same, then restore an intruded bridge), the CPU
+//! engine's search policy (`Rollout::search_rollout`) since it scored 52%
+//! to 44% against Castro (docs/havannah-strength.md). The uniform fill of
+//! `havannah_rollout` stays available.
 //!
 //! Published Havannah programs (Ewalds' Castro, Lorentz's Wanderer) gain
 //! most from two playout rules: play a cell that wins at once when there is
@@ -19,10 +23,6 @@
 use super::{FastRng, PlayoutRecord, PlayoutResult, Prior};
 use crate::game::havannah::{Cell, Move, Position, MAX_CELLS};
 use crate::game::{Color, Game};
-
-/// Whether quiet positions (no winning cell, no double threat) get the
-/// shape bias of `havannah_shape`.
-const SHAPE: bool = true;
 
 /// Virtual playouts a tree prior puts on a move that wins at once (all won)
 /// or that leaves the opponent's winning cell open (all lost). Large, so
@@ -149,9 +149,7 @@ pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
     // nothing against Castro (docs/havannah-strength.md); these are found
     // on the whole board and carry the weight of the facts above.
     let Some(_) = threat else {
-        if !super::havannah_frames::frame_priors(pos, moves, TACTIC_PRIOR_VISITS, out) && SHAPE {
-            super::havannah_shape::shape_priors(pos, moves, out);
-        }
+        super::havannah_frames::frame_priors(pos, moves, TACTIC_PRIOR_VISITS, out);
         return;
     };
     let them = me.opponent();
@@ -225,6 +223,36 @@ mod tests {
         }
     }
 
+    /// White d4 and f5 are a bridge over e4 and e5; Black has just cut in
+    /// at e4. With no win or threat on the board, the bridge policy's first
+    /// move restores the link at e5 every time; the reference policy (the
+    /// kernels') does not know the rule.
+    #[test]
+    fn bridge_playouts_restore_an_intruded_bridge() {
+        let mut pos = Position::new(8).unwrap();
+        pos.set_swap_allowed(false);
+        play(&mut pos, &["d4", "h12", "f5", "e4"]);
+        let e5 = at(&pos, "e5");
+        assert_eq!(pos.bridge_reply(at(&pos, "e4"), Color::White), Some(e5));
+        let mut restored = [0; 2];
+        for seed in 0..40 {
+            for (k, policy) in [bridge_rollout, tactical_rollout].iter().enumerate() {
+                let mut rng = FastRng::new(seed);
+                let mut record = PlayoutRecord::default();
+                record.reset(pos.move_space());
+                let mut owner = vec![0i8; pos.cell_space()];
+                policy(&pos, &mut rng, &mut record, &mut owner);
+                // The restoring move is White's first, so e5 is White's in
+                // every bridge playout; in the reference policy only when
+                // White's random moves reach it before Black's.
+                let first_white = record.first[e5.0 as usize] == Some(Color::White);
+                restored[k] += first_white as usize;
+            }
+        }
+        assert_eq!(restored[0], 40, "bridge policy");
+        assert!(restored[1] < 40, "reference policy: {}", restored[1]);
+    }
+
     #[test]
     fn tactical_playouts_keep_the_uniform_fill_bookkeeping() {
         for side in [4, 8, 10] {
@@ -270,18 +298,13 @@ mod tests {
     }
 
     #[test]
-    fn priors_decide_nothing_when_nothing_is_at_stake() {
+    fn priors_are_empty_when_nothing_is_at_stake() {
         let pos = Position::new(8).unwrap();
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         let mut priors = Vec::new();
         tactical_priors(&pos, &moves, &mut priors);
         assert_eq!(priors.len(), moves.len());
-        // No fact decides a move; at most the shape bias of
-        // `havannah_shape` (edges and corners) steers the first visits.
-        assert!(priors.iter().all(|p| p.wins == 0.0 && p.visits == 0.0));
-        let centre = Move::Play(pos.parse_cell("h8").unwrap());
-        let i = moves.iter().position(|m| *m == centre).unwrap();
-        assert_eq!(priors[i].bias, 0.0);
+        assert!(priors.iter().all(|p| *p == Prior::default()));
     }
 }

@@ -14,7 +14,6 @@ pub mod cuda;
 pub mod go_rollout;
 pub mod havannah_frames;
 pub mod havannah_rollout;
-pub mod havannah_shape;
 pub mod havannah_tactics;
 pub mod hex_rollout;
 pub mod synthetic;
@@ -201,6 +200,20 @@ pub trait Rollout: Game {
         ownership: &mut [i8],
     ) -> PlayoutResult {
         self.rollout(rng, record, ownership)
+    }
+
+    /// The policy the CPU engine's search plays
+    /// ([`cpu::CpuSimulator::search`]). Defaults to
+    /// [`engine_rollout`](Self::engine_rollout); a game whose CPU search
+    /// knows more than its tactical kernels (Havannah's bridge restoring)
+    /// overrides this and keeps `engine_rollout` as their reference.
+    fn search_rollout(
+        &self,
+        rng: &mut FastRng,
+        record: &mut PlayoutRecord,
+        ownership: &mut [i8],
+    ) -> PlayoutResult {
+        self.engine_rollout(rng, record, ownership)
     }
 
     /// Priors for tree expansion (captures, atari escapes, patterns...).

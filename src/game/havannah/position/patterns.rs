@@ -1,7 +1,6 @@
-//! Local shape queries for playout policies: cheap bit tests on the
-//! `friends` masks, no group look-ups.
+//! Local shape queries for playout policies: bit tests on the `friends`
+//! masks, no group look-ups, cheap enough for every playout move.
 
-use super::super::geometry::{CORNER_BITS, EDGE_SHIFT, OFF_BOARD, RUNS};
 use super::{Position, EMPTY};
 use crate::game::havannah::Cell;
 use crate::game::Color;
@@ -12,9 +11,9 @@ impl Position {
     /// neighbours of `intruder` and of one more empty cell (a bridge: two
     /// ways to join), of which `intruder` took one. The reply is the other.
     ///
-    /// Playouts that answer this keep virtual connections connected, the
-    /// playout rule Ewalds ("Playing and Solving Havannah") and Lorentz
-    /// (Wanderer) report as the strongest after win / must-block. Around
+    /// Playouts that answer this keep virtual connections connected, a
+    /// playout rule of published Havannah and Hex programs (Ewalds,
+    /// "Playing and Solving Havannah"; Lorentz's Wanderer). Around
     /// `intruder` its six neighbours form a circle (consecutive directions
     /// are adjacent cells), so the bridge carriers are `nb[d]` with own
     /// stones on `nb[d - 1]` and `nb[d + 1]`. Several candidates: the first
@@ -34,47 +33,6 @@ impl Position {
             let sides = (1u8 << ((d + 5) % 6)) | (1u8 << ((d + 1) % 6));
             (own & sides == sides && self.board[carrier as usize] == EMPTY).then_some(Cell(carrier))
         })
-    }
-
-    /// How many corners plus edges the group of a `color` stone on the
-    /// empty cell `c` would touch: its own corner or edge and those of the
-    /// groups it joins. Castro's tree knowledge ("connect", Ewalds, "Playing
-    /// and Solving Havannah") favours moves by this count, the raw material
-    /// of bridges and forks.
-    pub fn reach_count_after(&self, c: Cell, color: Color) -> u32 {
-        let cu = c.0 as usize;
-        if cu >= self.geo.num_cells {
-            return 0;
-        }
-        let nb = &self.geo.neighbours[cu];
-        let runs = RUNS[self.friends[color.index()][cu] as usize];
-        let mut reach = self.geo.reach[cu];
-        for k in 0..runs.count as usize {
-            reach |= self.reach[self.root_of(nb[runs.first[k] as usize]) as usize];
-        }
-        (reach & CORNER_BITS).count_ones() + (reach >> EDGE_SHIFT).count_ones()
-    }
-
-    /// Whether a `color` stone on `reply` keeps a virtual connection that
-    /// the opponent's stone on `probe` has just cut into: `reply` is an
-    /// empty neighbour of `probe`, and both cells next to both of them are
-    /// `color` stones or off the board (a bridge between two stones, or a
-    /// stone's two-cell link to the edge). The edge case is what
-    /// [`bridge_reply`](Self::bridge_reply) leaves out; Castro's tree
-    /// knowledge rewards both.
-    pub fn keeps_link(&self, probe: Cell, reply: Cell, color: Color) -> bool {
-        let (pu, ru) = (probe.0 as usize, reply.0 as usize);
-        if pu >= self.geo.num_cells || ru >= self.geo.num_cells || self.board[ru] != EMPTY {
-            return false;
-        }
-        let nb = &self.geo.neighbours[pu];
-        let Some(d) = nb.iter().position(|&n| n == reply.0) else {
-            return false;
-        };
-        let own = self.friends[color.index()][pu];
-        [(d + 5) % 6, (d + 1) % 6]
-            .iter()
-            .all(|&side| nb[side] == OFF_BOARD || own & (1 << side) != 0)
     }
 }
 

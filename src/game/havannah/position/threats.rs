@@ -34,7 +34,7 @@ impl Position {
     /// Root of `x`'s group without path compression, so `&self` suffices;
     /// union by rank keeps the walk logarithmic.
     #[inline]
-    pub(super) fn root_of(&self, x: u16) -> u16 {
+    fn root_of(&self, x: u16) -> u16 {
         let mut r = x;
         while self.parent[r as usize] != r {
             r = self.parent[r as usize];
