@@ -1,5 +1,6 @@
 //! `warpstone bench --game amazons`: Lieberum evaluations per second on the
-//! CPU (the figure the GPU kernel is measured against), random playouts
+//! CPU in both forms (layered, the engine's and the figure the GPU kernel
+//! is measured against; per square, the reference), random playouts
 //! per second, and with `--search` the whole search's iterations per
 //! second. One JSON line each.
 
@@ -7,6 +8,7 @@ use crate::bench::BenchOptions;
 use crate::game::amazons::Position;
 use crate::search::{Limits, Search, SearchConfig};
 use crate::sim::amazons_eval::features;
+use crate::sim::amazons_layers::features as layered_features;
 use crate::sim::amazons_rollout::{random_positions, EvalSimulator};
 use crate::sim::bench_record::{per_second, rounded};
 use crate::sim::{FastRng, PlayoutRecord, Rollout};
@@ -14,6 +16,9 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// One form of the evaluation: the value of a position.
+type Evaluate = fn(&Position) -> f64;
 
 /// Positions the evaluation bench cycles through.
 const BENCH_POSITIONS: usize = 4096;
@@ -55,24 +60,33 @@ pub fn run(options: &BenchOptions) -> Result<(), String> {
         writeln!(std::io::stdout(), "{line}").map_err(|e| format!("writing to stdout: {e}"))
     };
 
-    let (evals, secs) = timed(threads, options.seconds, |t, n| {
-        for i in 0..n as usize {
-            let pos = &positions[(t * 7919 + i) % positions.len()];
-            black_box(features(black_box(pos)).value());
-        }
-    });
-    print(serde_json::json!({
-        "mode": "evaluations",
-        "game": "amazons",
-        "size": size,
-        "backend": "cpu",
-        "threads": threads,
-        "positions": positions.len(),
-        "seconds": rounded(secs, 3),
-        "evaluations": evals,
-        "evaluations_per_second": per_second(evals as f64, secs),
-        "evaluations_per_second_per_thread": per_second(evals as f64 / threads as f64, secs),
-    }))?;
+    // The layered form is the engine's; the per-square one is the
+    // reference it is checked against.
+    let forms: [(&str, Evaluate); 2] = [
+        ("layered", |p| layered_features(p).value()),
+        ("per_square", |p| features(p).value()),
+    ];
+    for (form, evaluate) in forms {
+        let (evals, secs) = timed(threads, options.seconds, |t, n| {
+            for i in 0..n as usize {
+                let pos = &positions[(t * 7919 + i) % positions.len()];
+                black_box(evaluate(black_box(pos)));
+            }
+        });
+        print(serde_json::json!({
+            "mode": "evaluations",
+            "game": "amazons",
+            "size": size,
+            "backend": "cpu",
+            "form": form,
+            "threads": threads,
+            "positions": positions.len(),
+            "seconds": rounded(secs, 3),
+            "evaluations": evals,
+            "evaluations_per_second": per_second(evals as f64, secs),
+            "evaluations_per_second_per_thread": per_second(evals as f64 / threads as f64, secs),
+        }))?;
+    }
 
     let start = Position::new(size).map_err(|e| e.to_string())?;
     let (playouts, secs) = timed(threads, options.seconds, |t, n| {

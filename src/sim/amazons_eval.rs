@@ -199,13 +199,21 @@ impl Features {
     /// The chance the side to move wins, from [`value`](Self::value); once
     /// the armies are apart, from the squares each side still reaches.
     pub fn win_probability(&self) -> f64 {
-        let x = if self.separated() {
-            (self.own as f64 - self.other as f64 - 0.5) * SEPARATED_SCALE
-        } else {
-            self.value() / VALUE_SCALE
-        };
-        1.0 / (1.0 + (-x).exp())
+        probability_of(self.value(), self.separated())
     }
+}
+
+/// The chance the side to move wins from Lieberum's `value`; `separated`
+/// when the armies are apart, and then the value is exactly t1, the
+/// difference of the squares each side still reaches (w = 0 makes f1 = 1
+/// and the other weights 0), which the GPU returns as its value.
+pub fn probability_of(value: f64, separated: bool) -> f64 {
+    let x = if separated {
+        (value - 0.5) * SEPARATED_SCALE
+    } else {
+        value / VALUE_SCALE
+    };
+    1.0 / (1.0 + (-x).exp())
 }
 
 /// Lieberum's value of `pos` for the side to move.
@@ -214,11 +222,12 @@ pub fn evaluate(pos: &Position) -> f64 {
 }
 
 /// The chance that `color` wins `pos`: 1 or 0 when the game is over, else
-/// [`Features::win_probability`].
+/// [`Features::win_probability`] of the layered features (the faster form,
+/// [`super::amazons_layers`]).
 pub fn win_probability(pos: &Position, color: Color) -> f64 {
     let p = match pos.outcome() {
         Some(outcome) => return outcome.value_for(color) as f64,
-        None => features(pos).win_probability(),
+        None => super::amazons_layers::features(pos).win_probability(),
     };
     if color == pos.to_move() {
         p

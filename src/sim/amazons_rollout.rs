@@ -4,7 +4,7 @@
 //! before the board is decided). The random playout ([`Rollout`]) is kept
 //! for the bench and for comparison.
 
-use super::amazons_eval::features;
+use super::amazons_layers::features;
 use super::{FastRng, LeafStats, PlayoutRecord, PlayoutResult, Prior, Rollout, Simulator};
 use crate::game::amazons::bitboard::{bit, queen_reach, Squares};
 use crate::game::amazons::{Move, Position};

@@ -6,6 +6,7 @@
 //! Per-game playout policies implement [`Rollout`].
 
 pub mod amazons_eval;
+pub mod amazons_layers;
 pub mod amazons_rollout;
 pub mod bench_record;
 pub mod connect4_rollout;
