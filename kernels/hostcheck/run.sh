@@ -15,6 +15,8 @@
 #   go_patterns  the Go pattern kernel's helpers against the CPU board on
 #              1,180 positions, and the kernel emulated block-wide against
 #              the CPU Patterns policy (reference data from `cargo test`)
+#   amazons    the Amazons evaluation kernel (kernels/amazons/eval.cu) against
+#              the CPU's values on 50,000 random positions (data from `cargo test`)
 #   go_points  the point kernels' 3x3 and M2 weights against the CPU's on
 #              every point of 315 positions, and the kernels emulated
 #              block-wide (one fiber per thread) against the CPU policies:
@@ -73,6 +75,10 @@ mkdir -p "$out/go_data"
 (cd "$here/../.." && WARPSTONE_HOSTCHECK_DIR="$out/go_data" WARPSTONE_HOSTCHECK_POINT_PLAYOUTS="${6:-400}" \
     cargo test --release --lib -q write_gpu_hostcheck_data >/dev/null)
 "$out/go_patterns" "$out/go_data" "${3:-1024}"
+# The Amazons evaluation kernel as host C++, against the CPU's values
+# (written by the same cargo run: write_gpu_hostcheck_data_amazons).
+g++ -std=c++17 -O2 -w -I"$here" "$here/amazons.cpp" -o "$out/amazons"
+"$out/amazons" "$out/go_data"
 # The 3x3 and M2 policies of the point-per-thread kernels (go_points.cu,
 # emulated with fibers, fiber_shim.h) and of go.cu's: common.cuh,
 # go_weights.cu, go.cu, go_points.cu.

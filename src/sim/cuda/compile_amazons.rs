@@ -1,8 +1,7 @@
 //! Lieberum's Amazons evaluation on the GPU (`kernels/amazons/eval.cu`),
-//! one thread per position, in float, checked against the CPU reference
-//! [`crate::sim::amazons_eval`]. Not yet wired into the engine's search:
-//! what is here compiles the kernel (NVRTC), runs it on a batch of
-//! positions, and compares and times it against the CPU.
+//! one thread per position, in float: compiling it (NVRTC) and packing its
+//! input. [`super::amazons`] runs it, [`super::amazons_sim`] puts it in
+//! the search, `warpstone --game amazons bench --backend cuda` times it.
 //!
 //! On a machine with a GPU and NVRTC:
 //!
@@ -10,23 +9,23 @@
 //! cargo test --release --lib sim::cuda::compile_amazons -- --ignored --nocapture
 //! ```
 //!
-//! evaluates 100,000 random positions both ways and prints the largest
-//! difference and both rates. The module's name starts with `compile` so
-//! that CI's NVRTC step (`cargo test --lib sim::cuda::compile`) compiles
-//! the kernel too.
+//! evaluates 100,000 random positions on both and prints the largest
+//! difference. The module's name starts with `compile` so that CI's NVRTC
+//! step (`cargo test --lib sim::cuda::compile`) compiles the kernel too.
+//! `kernels/hostcheck/run.sh` compiles the kernel's device code as host
+//! C++ and compares it with the CPU on data a test here writes.
 
 use super::compile::nvrtc_present;
 use super::CudaError;
 use crate::game::amazons::Position;
 use crate::game::Game;
-use cudarc::driver::{CudaContext, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{CompileOptions, Ptx};
 
 /// The kernel's source (embedded: the binary needs no kernel files).
 pub const SOURCE: &str = include_str!("../../../kernels/amazons/eval.cu");
 
-/// Threads per block: the evaluation is branchy and uses about 450 bytes
-/// of local memory a thread, so small blocks keep more of them resident.
+/// Threads per block: each thread keeps one side's distance layers in
+/// local memory (16 bytes a level), so small blocks keep more resident.
 pub const BLOCK: u32 = 128;
 
 /// Compiles the evaluation kernel for `arch` (such as `compute_90`).
@@ -64,35 +63,6 @@ pub fn pack(pos: &Position) -> [u64; 6] {
     [a, b, c, d, e, f]
 }
 
-/// Evaluates `positions` on GPU `ordinal`: Lieberum's value for each side
-/// to move, in the positions' order.
-pub fn evaluate(ordinal: usize, ptx: Ptx, positions: &[Position]) -> Result<Vec<f32>, CudaError> {
-    let count = u32::try_from(positions.len())
-        .map_err(|_| CudaError::Input("too many positions for one launch".into()))?;
-    if count == 0 {
-        return Ok(Vec::new());
-    }
-    let ctx = CudaContext::new(ordinal)?;
-    let stream = ctx.default_stream();
-    let module = ctx.load_module(ptx)?;
-    let f = module.load_function("amazons_eval")?;
-    let input: Vec<u64> = positions.iter().flat_map(pack).collect();
-    let d_input = stream.clone_htod(&input)?;
-    let mut d_values = stream.alloc_zeros::<f32>(positions.len())?;
-    let mut b = stream.launch_builder(&f);
-    b.arg(&d_input).arg(&count).arg(&mut d_values);
-    let cfg = LaunchConfig {
-        grid_dim: (count.div_ceil(BLOCK), 1, 1),
-        block_dim: (BLOCK, 1, 1),
-        shared_mem_bytes: 0,
-    };
-    // SAFETY: amazons_eval(const u64* positions, unsigned count, float*
-    // values): positions holds 6 × count words, values count floats, and
-    // the kernel touches no index at or past count.
-    unsafe { b.launch(cfg) }?;
-    Ok(stream.clone_dtoh(&d_values)?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,30 +89,48 @@ mod tests {
     }
 
     /// On a GPU: 100,000 random positions, the largest |GPU − CPU| (float
-    /// against double; bounded by 1e-3 squares) and both rates.
+    /// against double; bounded by 1e-3 squares), and w = 0 exactly where
+    /// the CPU finds the armies apart.
     #[test]
     #[ignore = "needs a CUDA GPU and NVRTC"]
     fn gpu_matches_the_cpu_on_random_positions() {
         let positions = random_positions(10, 100_000, 1).unwrap();
-        let ptx = compile("compute_90").unwrap();
-        let started = std::time::Instant::now();
-        let gpu = evaluate(0, ptx, &positions).unwrap();
-        let gpu_secs = started.elapsed().as_secs_f64();
-        let started = std::time::Instant::now();
-        let cpu: Vec<f64> = positions.iter().map(|p| features(p).value()).collect();
-        let cpu_secs = started.elapsed().as_secs_f64();
-        let worst = gpu
-            .iter()
-            .zip(&cpu)
-            .map(|(&g, &c)| (g as f64 - c).abs())
-            .fold(0.0f64, f64::max);
+        let mut gpu = super::super::amazons::AmazonsGpu::open(0).unwrap();
+        let values = gpu.evaluate(&positions).unwrap();
+        let mut worst = 0.0f64;
+        for (pos, v) in positions.iter().zip(&values) {
+            let f = features(pos);
+            worst = worst.max((v.value as f64 - f.value()).abs());
+            assert_eq!(v.w == 0.0, f.separated(), "{f:?} {v:?}");
+        }
         println!(
-            "amazons eval: {} positions, max |gpu - cpu| {worst:.2e}, gpu {:.0}/s (one launch, \
-             context and copies included), cpu {:.0}/s on one thread",
-            positions.len(),
-            positions.len() as f64 / gpu_secs,
-            positions.len() as f64 / cpu_secs
+            "amazons eval: {} positions, max |gpu - cpu| {worst:.2e}",
+            positions.len()
         );
         assert!(worst < 1e-3, "max difference {worst}");
+    }
+
+    /// Reference data for `kernels/hostcheck/amazons.cpp`: random positions
+    /// of every size as the kernel's six input words, with the CPU's value
+    /// and whether the armies are apart. Writes only when
+    /// `WARPSTONE_HOSTCHECK_DIR` is set (`run.sh` sets it).
+    #[test]
+    fn write_gpu_hostcheck_data_amazons() {
+        let Some(dir) = std::env::var_os("WARPSTONE_HOSTCHECK_DIR") else {
+            return;
+        };
+        use std::fmt::Write;
+        let mut text = String::new();
+        for (size, count) in [(6, 5_000), (8, 10_000), (10, 35_000)] {
+            for pos in random_positions(size, count, size as u64).unwrap() {
+                let f = features(&pos);
+                for word in pack(&pos) {
+                    write!(text, "{word:x} ").unwrap();
+                }
+                writeln!(text, "{:.17e} {}", f.value(), u8::from(f.separated())).unwrap();
+            }
+        }
+        let path = std::path::Path::new(&dir).join("amazons.txt");
+        std::fs::write(&path, text).unwrap();
     }
 }

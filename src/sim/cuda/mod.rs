@@ -40,6 +40,7 @@ pub mod check_exact;
 mod check_stats;
 mod check_tables;
 pub mod compile;
+pub mod amazons;
 pub mod compile_amazons;
 pub mod device;
 pub mod discovery;
