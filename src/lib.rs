@@ -35,6 +35,7 @@
 
 pub mod bench;
 pub mod bench_amazons;
+pub mod bench_amazons_gpu;
 pub mod cli;
 pub mod engine;
 pub mod game;

@@ -31,6 +31,10 @@ pub struct Registered {
     pub all_moves: fn(&BenchArgs, &Backend) -> Result<(), String>,
     /// The game's CUDA kernels, if it has any.
     pub kernels: Option<Kernels>,
+    /// A GPU evaluator in place of playout kernels (the Amazons' Lieberum
+    /// evaluation): `--backend cuda` and `auto` use it, `bench --backend
+    /// cuda` times it.
+    pub evaluator: Option<Evaluator>,
     /// `warpstone solve`, for a game with an exact solver (exit code).
     pub solve: Option<fn(&super::SolveArgs) -> i32>,
     /// `warpstone build`: the whole state space, solved (exit code).
@@ -48,6 +52,13 @@ pub struct Kernels {
     pub bench: fn(sizes: &[usize], args: &BenchArgs, gpus: &Option<Vec<usize>>) -> i32,
     /// `bench --backend cuda --search` on a board of `size`.
     pub search_bench: fn(size: usize, opts: &super::gpu_bench::SearchBench) -> Result<(), String>,
+}
+
+/// What a game with a GPU evaluator adds to the command line.
+pub struct Evaluator {
+    /// `bench --backend cuda` (with `--search`, the search too) on GPU
+    /// `gpu`.
+    pub bench: fn(&BenchOptions, gpu: usize) -> Result<(), String>,
 }
 
 /// Every game, in the order `--help` lists them; the first is the default.
@@ -82,6 +93,7 @@ pub const GAMES: &[Registered] = &[
                     .map_err(|e| e.to_string())
             },
         }),
+        evaluator: None,
         solve: None,
         build: None,
         book: None,
@@ -130,6 +142,7 @@ pub const GAMES: &[Registered] = &[
                     .map_err(|e| e.to_string())
             },
         }),
+        evaluator: None,
         solve: None,
         build: None,
         book: None,
@@ -160,6 +173,7 @@ pub const GAMES: &[Registered] = &[
             gpu::all_moves("hex", args.size, &start, args, &sim)
         },
         kernels: None,
+        evaluator: None,
         solve: None,
         build: None,
         book: None,
@@ -194,6 +208,7 @@ pub const GAMES: &[Registered] = &[
             gpu::all_moves("connect4", args.size, &start, args, &sim)
         },
         kernels: None,
+        evaluator: None,
         solve: Some(solve_connect4),
         build: Some(build_connect4),
         book: Some(book_connect4),
@@ -201,10 +216,7 @@ pub const GAMES: &[Registered] = &[
     Registered {
         name: "amazons",
         protocol: "GTP",
-        serve: |options| {
-            let sim = std::sync::Arc::new(crate::sim::amazons_rollout::EvalSimulator);
-            protocol::run(protocol::amazons::AmazonsSession::new(options, sim))
-        },
+        serve: serve_amazons,
         bench: crate::bench_amazons::run,
         all_moves: |args, _cpu| {
             let start = amazons::Position::new(args.size).map_err(|e| e.to_string())?;
@@ -212,11 +224,45 @@ pub const GAMES: &[Registered] = &[
             gpu::all_moves("amazons", args.size, &start, args, &sim)
         },
         kernels: None,
+        evaluator: Some(Evaluator {
+            bench: crate::bench_amazons_gpu::run,
+        }),
         solve: None,
         build: None,
         book: None,
     },
 ];
+
+/// The Amazons engine: Lieberum's evaluation on the GPU with `--backend
+/// cuda` (or `auto` with a GPU), else on the CPU.
+fn serve_amazons(mut options: EngineOptions) -> i32 {
+    use crate::sim::amazons_rollout::EvalSimulator;
+    use crate::sim::cuda::amazons_sim::GpuEvalSimulator;
+    let cpu = || -> std::sync::Arc<dyn crate::sim::Simulator<amazons::Position>> {
+        std::sync::Arc::new(EvalSimulator)
+    };
+    let sim = match &options.backend {
+        Backend::Cuda { gpus, .. } => {
+            // A leaf is one evaluation, not playouts: it counts once, and
+            // a batch is a few dozen leaves (expansions are batches too).
+            options.search.playouts_per_leaf = 1;
+            options.search.leaves_per_batch = crate::bench_amazons_gpu::LEAVES_PER_BATCH;
+            match GpuEvalSimulator::open(gpus.first().copied().unwrap_or(0)) {
+                Ok(sim) => {
+                    tracing::info!("Lieberum's evaluation on the GPU ({})", sim.device_name());
+                    std::sync::Arc::new(sim)
+                }
+                Err(e) => {
+                    tracing::error!("cannot use the GPU ({e}); evaluating on the CPU");
+                    options.search.leaves_per_batch = 1;
+                    cpu()
+                }
+            }
+        }
+        Backend::Cpu => cpu(),
+    };
+    protocol::run(protocol::amazons::AmazonsSession::new(options, sim))
+}
 
 /// `warpstone build --game connect4`: positions per level on stdout, then
 /// the empty board's score and the time taken; `--out` writes the

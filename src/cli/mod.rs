@@ -446,6 +446,24 @@ fn run_command(cli: &Cli, game: &games::Registered, game_named: bool) -> Option<
             }
         },
         Some(Command::Bench(args))
+            if cli.backend == BackendArg::Cuda && game.evaluator.is_some() =>
+        {
+            let evaluator = game.evaluator.as_ref().map(|e| e.bench);
+            let gpu = cli
+                .gpus
+                .as_ref()
+                .and_then(|g| g.first().copied())
+                .unwrap_or(0);
+            match evaluator.map(|bench| bench(&bench_options(args, cli), gpu)) {
+                Some(Ok(())) => 0,
+                Some(Err(e)) => {
+                    eprintln!("warpstone bench: {e}");
+                    2
+                }
+                None => 2,
+            }
+        }
+        Some(Command::Bench(args))
             if cli.backend == BackendArg::Cuda && args.search && !args.tree_only =>
         {
             match kernels() {
@@ -460,29 +478,31 @@ fn run_command(cli: &Cli, game: &games::Registered, game_named: bool) -> Option<
             }
             Err(code) => code,
         },
-        Some(Command::Bench(args)) => {
-            let options = BenchOptions {
-                size: args.size,
-                threads: args.threads.unwrap_or(1) as usize,
-                trees: cli.trees.map_or(1, |t| t as usize),
-                seconds: args.seconds,
-                search: args.search,
-                tree_only: args
-                    .tree_only
-                    .then_some((cli.gpu_leaves as usize, cli.gpu_playouts)),
-                go_policy: args.policy.map(PolicyArg::policy),
-                seed: args.seed,
-            };
-            match (game.bench)(&options) {
-                Ok(()) => 0,
-                Err(e) => {
-                    eprintln!("warpstone bench: {e}");
-                    2
-                }
+        Some(Command::Bench(args)) => match (game.bench)(&bench_options(args, cli)) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("warpstone bench: {e}");
+                2
             }
-        }
+        },
     };
     Some(code)
+}
+
+/// `bench`'s options from the command line.
+fn bench_options(args: &BenchArgs, cli: &Cli) -> BenchOptions {
+    BenchOptions {
+        size: args.size,
+        threads: args.threads.unwrap_or(1) as usize,
+        trees: cli.trees.map_or(1, |t| t as usize),
+        seconds: args.seconds,
+        search: args.search,
+        tree_only: args
+            .tree_only
+            .then_some((cli.gpu_leaves as usize, cli.gpu_playouts)),
+        go_policy: args.policy.map(PolicyArg::policy),
+        seed: args.seed,
+    }
 }
 
 /// Why `game` cannot run on the GPU.
@@ -497,7 +517,7 @@ fn no_kernels(game: &games::Registered) -> String {
 /// Resolves `--backend` for `game`: a game without kernels runs its
 /// playouts on the CPU under `auto` (and says so once) and refuses `cuda`.
 fn backend_for(game: &games::Registered, cli: &Cli) -> Result<Backend, String> {
-    if game.kernels.is_some() {
+    if game.kernels.is_some() || game.evaluator.is_some() {
         return gpu::resolve_backend(cli.backend, &cli.gpus, cli.gpu_policy);
     }
     match cli.backend {

@@ -1,7 +1,7 @@
 //! Lieberum's Amazons evaluation on one GPU, kept open: the context, the
 //! compiled kernel (`kernels/amazons/eval.cu`) and device buffers that grow
 //! to the largest batch, so that a batch costs two copies and one launch.
-//! The engine's search ([`crate::sim::amazons_gpu`]) and `bench --backend
+//! The engine's search ([`super::amazons_sim`]) and `bench --backend
 //! cuda` use it.
 
 use super::compile_amazons::{compile, pack, BLOCK};

@@ -34,13 +34,14 @@
 //!   counters against the CPU policy's from the kernel's own streams) against the project's own
 //!   rules in `crate::game`, and `bench`.
 
+pub mod amazons;
+pub mod amazons_sim;
 pub mod bench;
 pub mod check;
 pub mod check_exact;
 mod check_stats;
 mod check_tables;
 pub mod compile;
-pub mod amazons;
 pub mod compile_amazons;
 pub mod device;
 pub mod discovery;

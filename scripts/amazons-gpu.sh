@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The Amazons on a GPU machine (no Rust there): the evaluation kernel's
+# rate against one CPU thread with the largest |GPU - CPU|, the search's
+# iterations/s on the GPU evaluator and on the CPU, and optionally the
+# ignored GPU tests and a GPU-engine-vs-CPU-engine match. Build here first:
+#
+#   cargo build --release && mkdir -p .gpu && cp target/release/warpstone .gpu/
+#   # for `tests`: the library's test binary too
+#   cargo test --release --lib --no-run 2>&1 | grep -o 'target/release/deps/warpstone-[0-9a-f]*' \
+#       | head -1 | xargs -I{} cp {} .gpu/warpstone-lib-tests
+#
+# then on the GPU machine, from the repository root:
+#
+#   scripts/amazons-gpu.sh bench          # kernel and search rates (about a minute)
+#   scripts/amazons-gpu.sh tests          # GPU = CPU on 100,000 positions; GPU search plays legal moves
+#   scripts/amazons-gpu.sh match FIRST N  # games FIRST..FIRST+N-1 of the 100-game match, 1 s a move
+#
+# WARPSTONE overrides the binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin=${WARPSTONE:-.gpu/warpstone}
+if [[ ! -x $bin ]]; then
+    echo "amazons-gpu: no binary at $bin (build with cargo build --release and copy it to .gpu/)" >&2
+    exit 2
+fi
+# cudarc loads libnvrtc at run time: use a CUDA toolkit's or a PyPI wheel's.
+if ! ldconfig -p 2>/dev/null | grep -q 'libnvrtc\.so'; then
+    for dir in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+        "$(python3 -c 'import nvidia.cuda_nvrtc as m; print(list(m.__path__)[0] + "/lib")' 2>/dev/null || true)"; do
+        if [[ -n $dir && -d $dir ]] && ls "$dir"/libnvrtc.so* >/dev/null 2>&1; then
+            export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+            break
+        fi
+    done
+fi
+
+threads=$(nproc)
+case ${1:-bench} in
+bench)
+    "$bin" --game amazons bench --backend cuda --size 10 --seconds 10 --search --threads "$threads"
+    ;;
+tests)
+    .gpu/warpstone-lib-tests --ignored --nocapture amazons
+    ;;
+match)
+    first=${2:-1}
+    games=${3:-10}
+    # Equal time and threads; 4 games at once share the GPU and the cores.
+    jobs=4
+    per_engine=$((threads / (2 * jobs) > 0 ? threads / (2 * jobs) : 1))
+    scripts/match --game amazons --size 10 --seed 27 --first-game "$first" --games "$games" \
+        --time-per-move 1 --jobs "$jobs" --sgf-dir amazons-gpu-games \
+        --engine1 "$bin --game amazons --backend cuda --threads $per_engine" \
+        --engine2 "$bin --game amazons --backend cpu --threads $per_engine"
+    ;;
+*)
+    echo "usage: scripts/amazons-gpu.sh bench|tests|match [FIRST [N]]" >&2
+    exit 2
+    ;;
+esac

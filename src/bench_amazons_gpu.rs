@@ -1,0 +1,210 @@
+//! `warpstone --game amazons bench --backend cuda`: Lieberum evaluations
+//! per second on one GPU next to one CPU thread's on the same positions,
+//! and the largest |GPU − CPU|; with `--search`, the search's iterations
+//! per second on the GPU evaluator and on the CPU. One JSON line each.
+//!
+//! The GPU stays open and its buffers allocated; each batch size is timed
+//! twice over repeated batches: kernel only (the positions uploaded once,
+//! launches back to back) and with copies (upload, launch, download).
+
+use crate::bench::BenchOptions;
+use crate::game::amazons::Position;
+use crate::search::{Limits, Search, SearchConfig};
+use crate::sim::amazons_eval;
+use crate::sim::amazons_layers;
+use crate::sim::amazons_rollout::{random_positions, EvalSimulator};
+use crate::sim::bench_record::{per_second, rounded};
+use crate::sim::cuda::amazons::AmazonsGpu;
+use crate::sim::cuda::amazons_sim::GpuEvalSimulator;
+use crate::sim::Simulator;
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Batch sizes timed: the paper's best thread count (16,384) and more.
+const BATCHES: [usize; 3] = [16_384, 32_768, 65_536];
+
+fn print(line: serde_json::Value) -> Result<(), String> {
+    use std::io::Write;
+    writeln!(std::io::stdout(), "{line}").map_err(|e| format!("writing to stdout: {e}"))
+}
+
+/// Repeats `work` (one batch of `batch` positions) for about `seconds`;
+/// returns positions per second.
+fn rate(
+    seconds: f64,
+    batch: usize,
+    mut work: impl FnMut() -> Result<(), String>,
+) -> Result<f64, String> {
+    work()?; // warm-up: the first launch loads the module
+    let started = Instant::now();
+    let mut done = 0u64;
+    while started.elapsed().as_secs_f64() < seconds {
+        work()?;
+        done += batch as u64;
+    }
+    Ok(done as f64 / started.elapsed().as_secs_f64())
+}
+
+pub fn run(options: &BenchOptions, gpu_ordinal: usize) -> Result<(), String> {
+    if !(options.seconds > 0.0 && options.seconds <= 3600.0) {
+        return Err("--seconds must be more than 0 and at most 3600".into());
+    }
+    let size = options.size;
+    let mut gpu = AmazonsGpu::open(gpu_ordinal).map_err(|e| format!("GPU {gpu_ordinal}: {e}"))?;
+    let largest = BATCHES[BATCHES.len() - 1];
+    tracing::info!("{largest} random positions on {size}x{size}");
+    let positions = random_positions(size, largest, options.seed)?;
+
+    // One CPU thread on the same positions, both forms.
+    let cpu_rate = |f: &dyn Fn(&Position) -> f64| {
+        let started = Instant::now();
+        let mut done = 0usize;
+        while started.elapsed().as_secs_f64() < options.seconds / 2.0 {
+            for pos in positions.iter().take(4096) {
+                black_box(f(black_box(pos)));
+            }
+            done += 4096.min(positions.len());
+        }
+        done as f64 / started.elapsed().as_secs_f64()
+    };
+    let cpu_layered = cpu_rate(&|p| amazons_layers::features(p).value());
+    let cpu_per_square = cpu_rate(&|p| amazons_eval::features(p).value());
+
+    let err = |e: crate::sim::cuda::CudaError| e.to_string();
+    for batch in BATCHES {
+        let chunk = &positions[..batch];
+        let values = gpu.evaluate(chunk).map_err(err)?;
+        let worst = chunk
+            .iter()
+            .zip(&values)
+            .map(|(p, v)| (v.value as f64 - amazons_eval::features(p).value()).abs())
+            .fold(0.0f64, f64::max);
+        let with_copies = rate(options.seconds / 2.0, batch, || {
+            gpu.evaluate(chunk).map(drop).map_err(err)
+        })?;
+        gpu.upload(chunk).map_err(err)?;
+        let kernel = rate(options.seconds / 2.0, batch, || {
+            // Launches queue back to back; waiting every 16 keeps the
+            // queue short without a gap after each launch.
+            for _ in 0..16 {
+                gpu.launch(batch).map_err(err)?;
+            }
+            gpu.synchronize().map_err(err)
+        })? * 16.0;
+        print(serde_json::json!({
+            "mode": "evaluations",
+            "game": "amazons",
+            "size": size,
+            "backend": "cuda",
+            "device": gpu.name,
+            "batch": batch,
+            "gpu_kernel_evaluations_per_second": per_second(kernel, 1.0),
+            "gpu_with_copies_evaluations_per_second": per_second(with_copies, 1.0),
+            "cpu_thread_evaluations_per_second": per_second(cpu_layered, 1.0),
+            "cpu_thread_per_square_evaluations_per_second": per_second(cpu_per_square, 1.0),
+            "kernel_over_cpu_thread": rounded(kernel / cpu_layered, 1),
+            "with_copies_over_cpu_thread": rounded(with_copies / cpu_layered, 1),
+            "max_abs_gpu_minus_cpu": worst,
+        }))?;
+    }
+    drop(gpu);
+
+    if options.search {
+        let sim: Arc<dyn Simulator<Position>> = Arc::new(
+            GpuEvalSimulator::open(gpu_ordinal).map_err(|e| format!("GPU {gpu_ordinal}: {e}"))?,
+        );
+        for (backend, sim) in [("cuda", sim), ("cpu", Arc::new(EvalSimulator) as _)] {
+            search_line(options, backend, sim)?;
+        }
+    }
+    Ok(())
+}
+
+/// The search from the start for `--seconds` on `sim`: one JSON line.
+fn search_line(
+    options: &BenchOptions,
+    backend: &str,
+    sim: Arc<dyn Simulator<Position>>,
+) -> Result<(), String> {
+    let threads = options.threads.max(1);
+    let config = SearchConfig {
+        threads,
+        trees: options.trees,
+        seed: options.seed,
+        leaves_per_batch: if backend == "cuda" {
+            LEAVES_PER_BATCH
+        } else {
+            1
+        },
+        ..SearchConfig::default()
+    };
+    let mut search = Search::new(config, sim);
+    let start = Position::new(options.size).map_err(|e| e.to_string())?;
+    search.set_position(&start);
+    let limits = Limits {
+        playouts: None,
+        time: Some(crate::search::time::clock_duration(options.seconds)),
+    };
+    let info = search.run(&limits, &AtomicBool::new(false), None);
+    let secs = info.elapsed.as_secs_f64().max(1e-9);
+    print(serde_json::json!({
+        "mode": "search",
+        "game": "amazons",
+        "size": options.size,
+        "backend": backend,
+        "threads": threads,
+        "trees": options.trees,
+        "seconds": rounded(secs, 3),
+        "iterations": info.iterations,
+        "iterations_per_second": per_second(info.iterations as f64, secs),
+        "nodes": info.nodes,
+    }))
+}
+
+/// Leaves a search thread sends to the GPU evaluator in one batch. Its
+/// expansions are batches of their own (every child, 2,176 at the start).
+pub const LEAVES_PER_BATCH: usize = 64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    /// On a GPU: the GPU priors equal the CPU's to float precision, and a
+    /// search on the GPU evaluator plays legal moves through a game.
+    #[test]
+    #[ignore = "needs a CUDA GPU and NVRTC"]
+    fn the_gpu_search_plays_legal_moves() {
+        let sim = Arc::new(GpuEvalSimulator::open(0).unwrap());
+        for pos in random_positions(10, 20, 9).unwrap() {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            let (mut gpu, mut cpu) = (Vec::new(), Vec::new());
+            sim.priors(&pos, &moves, &mut gpu);
+            EvalSimulator.priors(&pos, &moves, &mut cpu);
+            for (g, c) in gpu.iter().zip(&cpu) {
+                assert!((g.wins - c.wins).abs() < 1e-3, "{g:?} {c:?}");
+            }
+        }
+        let config = SearchConfig {
+            threads: 2,
+            leaves_per_batch: 64,
+            ..SearchConfig::default()
+        };
+        let mut search = Search::new(config, sim);
+        let mut pos = Position::new(10).unwrap();
+        for _ in 0..12 {
+            search.set_position(&pos);
+            let limits = Limits {
+                playouts: Some(3000),
+                time: None,
+            };
+            let info = search.run(&limits, &AtomicBool::new(false), None);
+            let mv = info.candidates.first().expect("a move").mv;
+            assert!(pos.is_legal(mv), "{mv:?}");
+            pos.apply(mv);
+        }
+    }
+}
