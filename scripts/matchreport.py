@@ -7,6 +7,7 @@ import json
 import math
 import os
 
+from matchamazons import sgf_move, sgf_setup
 from matchcore import FORFEIT_KINDS, GameResult, MatchConfig
 
 Z_95 = 1.959964  # two-sided 95% normal quantile
@@ -142,14 +143,15 @@ def sgf_text(value: str) -> str:
 
 
 def write_sgf(directory: str, config: MatchConfig, result: GameResult) -> str:
-    """One record per game: SGF for Go; for Havannah the LittleGolem-style SGF
+    """One record per game: SGF for Go, Hex and the Amazons (red-bean's GM[18]); for Havannah the LittleGolem-style SGF
     dialect (.hgf) with cells in Castro coordinates."""
     names = {spec.key: spec for spec in config.engines}
     black, white = names[result.black], names[result.white]
     go = config.game == "go"
+    amazons = config.game == "amazons"
     header = [
         "FF[4]",
-        "GM[1]" if go else "GM[11]" if config.game == "hex" else "",
+        "GM[1]" if go else "GM[11]" if config.game == "hex" else "GM[18]" if amazons else "",
         "CA[UTF-8]",
         "AP[warpstone-match]",
         f"SZ[{config.size}]",
@@ -166,14 +168,18 @@ def write_sgf(directory: str, config: MatchConfig, result: GameResult) -> str:
         f"Ended by: {result.reason}\n{result.detail.strip()}"
     ).strip()
     header.append(f"C[{sgf_text(comment)}]")
+    if amazons:
+        header.append(sgf_setup(config.size))
     body = []
     for colour, move in result.moves:
         if go:
             body.append(f";{colour}[{sgf_go_point(move, config.size)}]")
+        elif amazons:
+            body.append(f";{colour}[{sgf_move(move, config.size)}]")
         else:
             body.append(f";{colour}[{sgf_text(move)}]")
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f"game-{result.index + 1:04d}.{'sgf' if go or config.game == 'hex' else 'hgf'}")
+    path = os.path.join(directory, f"game-{result.index + 1:04d}.{'sgf' if go or amazons or config.game == 'hex' else 'hgf'}")
     with open(path, "w", encoding="utf-8") as handle:
         handle.write("(;" + "".join(h for h in header if h) + "\n" + "\n".join(body) + ")\n")
     return path
