@@ -6,18 +6,20 @@
 //! still reach (`W+12`); `warpstone-legal_count` answers the number of
 //! legal moves, `all_legal` / `all_legal_moves` lists them. Analysis for
 //! GoGui: the territory of Lieberum's queen distances as a `dboard`, the
-//! principal variation and the evaluation's terms.
+//! principal variation and the evaluation's terms. `loadsgf` / `printsgf`
+//! read and write red-bean's SGF `GM[18]` ([`sgf`]).
 
 use super::common::{self, CoreCommand};
 use super::connection::Connection;
 use super::session::{GameSession, SessionGame};
 use super::{Reply, Session};
 use crate::engine::EngineOptions;
-use crate::game::amazons::{Move, ParseMoveError, Position};
+use crate::game::amazons::{sgf, Move, ParseMoveError, Position};
 use crate::game::{Color, Game, Outcome};
 use crate::protocol::args::{split_name, Args};
 use crate::protocol::reply::{
-    CANNOT_SCORE, ILLEGAL_MOVE, SYNTAX_ERROR, UNACCEPTABLE_SIZE, UNKNOWN_COMMAND,
+    CANNOT_LOAD_FILE, CANNOT_SAVE_FILE, CANNOT_SCORE, ILLEGAL_MOVE, SYNTAX_ERROR,
+    UNACCEPTABLE_SIZE, UNKNOWN_COMMAND,
 };
 use crate::protocol::{Expected, ParseError};
 use crate::sim::amazons_eval::{distances, features, UNREACHED};
@@ -53,6 +55,8 @@ pub const AMAZONS_COMMANDS: &[&str] = &[
     "warpstone-territory",
     "warpstone-pv",
     "warpstone-statistics",
+    "loadsgf",
+    "printsgf",
 ];
 
 const ANALYZE_COMMANDS: &str = "dboard/Territory/warpstone-territory
@@ -76,6 +80,8 @@ enum AmazonsCommand {
     Territory,
     Pv,
     Statistics,
+    LoadSgf(String),
+    PrintSgf(Option<String>),
     Unknown,
 }
 
@@ -101,6 +107,8 @@ fn parse(text: &str) -> Result<AmazonsCommand, ParseError> {
         "warpstone-territory" => C::Territory,
         "warpstone-pv" => C::Pv,
         "warpstone-statistics" => C::Statistics,
+        "loadsgf" => C::LoadSgf(args.word(Expected::FileName)?.to_string()),
+        "printsgf" => C::PrintSgf(args.optional_word().map(str::to_string)),
         _ => return Ok(C::Unknown),
     };
     args.finish()?;
@@ -193,6 +201,47 @@ impl AmazonsSession {
             Ok(mv) => self.game.play(color, mv).err().unwrap_or_else(Reply::empty),
             Err(ParseMoveError::OffBoard) => Reply::err(ILLEGAL_MOVE),
             Err(ParseMoveError::Syntax) => Reply::err(SYNTAX_ERROR),
+        }
+    }
+
+    /// `loadsgf FILE`: the record's start and moves (red-bean's GM[18],
+    /// [`sgf`]), `undo` back to its start; a bad file changes nothing.
+    fn load(&mut self, path: &str) -> Reply {
+        let Some(text) = crate::engine::record_file::read_record_logged(path) else {
+            return Reply::err(CANNOT_LOAD_FILE);
+        };
+        let record = match sgf::parse_sgf(&text) {
+            Ok(record) => record,
+            Err(e) => {
+                tracing::warn!("loadsgf {path:?}: {e}");
+                return Reply::err(CANNOT_LOAD_FILE);
+            }
+        };
+        let mut pos = record.start;
+        let mut undo_stack = Vec::with_capacity(record.moves.len());
+        let mut played = Vec::with_capacity(record.moves.len());
+        for &mv in &record.moves {
+            undo_stack.push(pos.clone());
+            played.push((pos.to_move(), mv));
+            pos.apply(mv);
+        }
+        self.game.reset(pos);
+        self.game.moves = played;
+        self.game.undo_stack = undo_stack;
+        Reply::empty()
+    }
+
+    /// `printsgf [FILE]`: the game from its start, as text or into FILE.
+    fn print(&self, path: Option<&str>) -> Reply {
+        let start = self.game.undo_stack.first().unwrap_or(&self.game.pos);
+        let moves: Vec<Move> = self.game.moves.iter().map(|&(_, mv)| mv).collect();
+        let text = sgf::write_sgf(start, &moves);
+        match path {
+            None => Reply::ok(text.trim_end()),
+            Some(p) => match std::fs::write(p, text) {
+                Ok(()) => Reply::empty(),
+                Err(_) => Reply::err(CANNOT_SAVE_FILE),
+            },
         }
     }
 
@@ -306,6 +355,8 @@ impl Session for AmazonsSession {
             C::Territory => self.territory(),
             C::Pv => self.pv(conn).await,
             C::Statistics => self.statistics(),
+            C::LoadSgf(path) => self.load(&path),
+            C::PrintSgf(path) => self.print(path.as_deref()),
             C::Unknown => Reply::err(UNKNOWN_COMMAND),
         }
     }
@@ -345,6 +396,7 @@ mod tests {
             ("boardsize", "boardsize 10"),
             ("play", "play w d1-d7/g7"),
             ("genmove", "genmove w"),
+            ("loadsgf", "loadsgf game.sgf"),
         ];
         for name in AMAZONS_COMMANDS {
             let text = common::sample_line(name, &own);

@@ -14,6 +14,7 @@
 
 pub mod bitboard;
 mod notation;
+pub mod sgf;
 #[cfg(test)]
 mod tests;
 
