@@ -11,8 +11,8 @@
 #
 # then on the GPU machine, from the repository root:
 #
-#   scripts/amazons-gpu.sh bench          # kernel and search rates (about a minute)
-#   scripts/amazons-gpu.sh tests          # GPU = CPU on 100,000 positions; GPU search plays legal moves
+#   scripts/amazons-gpu.sh bench          # kernel, with-copies and expansion rates, search (about 2 minutes)
+#   scripts/amazons-gpu.sh tests          # GPU = CPU on 100,000 positions; 4 threads at once; GPU search plays legal moves
 #   scripts/amazons-gpu.sh match FIRST N  # games FIRST..FIRST+N-1 of the 100-game match, 1 s a move
 #
 # WARPSTONE overrides the binary.

@@ -22,8 +22,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Batch sizes timed: the paper's best thread count (16,384) and more.
-const BATCHES: [usize; 3] = [16_384, 32_768, 65_536];
+/// Batch sizes timed: the search's (a thread's 64 leaves, an expansion of
+/// ~500 children in the middle game and of 2,176 at the start), the
+/// paper's best thread count (16,384) and more.
+const BATCHES: [usize; 6] = [LEAVES_PER_BATCH, 500, 2_176, 16_384, 32_768, 65_536];
 
 fn print(line: serde_json::Value) -> Result<(), String> {
     use std::io::Write;
@@ -106,20 +108,53 @@ pub fn run(options: &BenchOptions, gpu_ordinal: usize) -> Result<(), String> {
             "cpu_thread_per_square_evaluations_per_second": per_second(cpu_per_square, 1.0),
             "kernel_over_cpu_thread": rounded(kernel / cpu_layered, 1),
             "with_copies_over_cpu_thread": rounded(with_copies / cpu_layered, 1),
+            "with_copies_microseconds_per_batch": rounded(batch as f64 / with_copies * 1e6, 1),
             "max_abs_gpu_minus_cpu": worst,
         }))?;
     }
     drop(gpu);
 
+    let threads = options.threads.max(1);
+    let gpu_sim = Arc::new(
+        GpuEvalSimulator::open(gpu_ordinal, threads)
+            .map_err(|e| format!("GPU {gpu_ordinal}: {e}"))?,
+    );
+    expansion_line(options, &gpu_sim)?;
     if options.search {
-        let sim: Arc<dyn Simulator<Position>> = Arc::new(
-            GpuEvalSimulator::open(gpu_ordinal).map_err(|e| format!("GPU {gpu_ordinal}: {e}"))?,
-        );
+        let sim: Arc<dyn Simulator<Position>> = gpu_sim;
         for (backend, sim) in [("cuda", sim), ("cpu", Arc::new(EvalSimulator) as _)] {
             search_line(options, backend, sim)?;
         }
     }
     Ok(())
+}
+
+/// One expansion at the start (every child's prior: making the children,
+/// the copies, the launch) on the GPU evaluator and on the CPU, in
+/// microseconds: what a search thread waits for at each new node.
+fn expansion_line(options: &BenchOptions, gpu: &GpuEvalSimulator) -> Result<(), String> {
+    use crate::game::Game;
+    let start = Position::new(options.size).map_err(|e| e.to_string())?;
+    let mut moves = Vec::new();
+    start.legal_moves(&mut moves);
+    let mut priors = Vec::new();
+    let mut time = |sim: &dyn Simulator<Position>| -> Result<f64, String> {
+        let per_second = rate(options.seconds / 4.0, 1, || {
+            sim.priors(&start, &moves, &mut priors);
+            Ok(())
+        })?;
+        Ok(1e6 / per_second)
+    };
+    let gpu_us = time(gpu)?;
+    let cpu_us = time(&EvalSimulator)?;
+    print(serde_json::json!({
+        "mode": "expansion",
+        "game": "amazons",
+        "size": options.size,
+        "children": moves.len(),
+        "gpu_microseconds": rounded(gpu_us, 1),
+        "cpu_thread_microseconds": rounded(cpu_us, 1),
+    }))
 }
 
 /// The search from the start for `--seconds` on `sim`: one JSON line.
@@ -177,7 +212,7 @@ mod tests {
     #[test]
     #[ignore = "needs a CUDA GPU and NVRTC"]
     fn the_gpu_search_plays_legal_moves() {
-        let sim = Arc::new(GpuEvalSimulator::open(0).unwrap());
+        let sim = Arc::new(GpuEvalSimulator::open(0, 2).unwrap());
         for pos in random_positions(10, 20, 9).unwrap() {
             let mut moves = Vec::new();
             pos.legal_moves(&mut moves);

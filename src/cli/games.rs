@@ -247,7 +247,8 @@ fn serve_amazons(mut options: EngineOptions) -> i32 {
             // a batch is a few dozen leaves (expansions are batches too).
             options.search.playouts_per_leaf = 1;
             options.search.leaves_per_batch = crate::bench_amazons_gpu::LEAVES_PER_BATCH;
-            match GpuEvalSimulator::open(gpus.first().copied().unwrap_or(0)) {
+            let lanes = options.search.threads;
+            match GpuEvalSimulator::open(gpus.first().copied().unwrap_or(0), lanes) {
                 Ok(sim) => {
                     tracing::info!("Lieberum's evaluation on the GPU ({})", sim.device_name());
                     std::sync::Arc::new(sim)

@@ -2,70 +2,125 @@
 //! expansion priors as [`EvalSimulator`], computed by the kernel in
 //! batches — all the children of a node in one launch at expansion, a
 //! search thread's batch of leaves in another. Batches smaller than
-//! [`GPU_MIN_BATCH`] and positions whose game is over stay on the CPU,
-//! where one evaluation costs less than a launch's round trip; so does
-//! everything after a GPU error (logged once).
+//! [`GPU_MIN_BATCH`] stay on the CPU, where one evaluation costs less than
+//! a launch's round trip; so does everything after a GPU error (logged
+//! once).
+//!
+//! The search threads share a few [`AmazonsGpu`]s (one per thread asked
+//! for), each with its own stream and buffers: a thread takes a free one,
+//! so that expansions on several threads overlap on the GPU instead of
+//! queueing behind one lock.
 
-use super::amazons::{AmazonsGpu, GpuValue};
+use super::amazons::{AmazonsGpu, GpuValue, WORDS};
+use super::compile_amazons::pack;
 use super::CudaError;
 use crate::game::amazons::{Move, Position};
 use crate::game::{Color, Game};
 use crate::sim::amazons_eval::probability_of;
 use crate::sim::amazons_rollout::{EvalSimulator, PRIOR_VISITS};
 use crate::sim::{LeafStats, Prior, Simulator};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 /// Fewest positions sent to the GPU in one launch: a launch and its two
-/// copies cost some tens of microseconds, a CPU evaluation a few.
+/// copies cost some microseconds, a CPU evaluation about two.
 pub const GPU_MIN_BATCH: usize = 32;
 
-/// [`EvalSimulator`] with its batches on one GPU. Search threads take
-/// turns on the GPU (one lock); each batch is one launch.
+/// [`EvalSimulator`] with its batches on one GPU.
 pub struct GpuEvalSimulator {
-    gpu: Mutex<Option<AmazonsGpu>>,
+    lanes: Vec<Mutex<AmazonsGpu>>,
+    /// Where the next thread starts looking for a free lane.
+    next: AtomicUsize,
+    /// Set at the first GPU error: everything after runs on the CPU.
+    failed: AtomicBool,
+    name: String,
     cpu: EvalSimulator,
 }
 
 impl GpuEvalSimulator {
-    /// Opens GPU `ordinal` and compiles the kernel.
-    pub fn open(ordinal: usize) -> Result<Self, CudaError> {
+    /// Opens GPU `ordinal`, compiles the kernel and sets up `lanes`
+    /// evaluators (at least one); the search's thread count is the number
+    /// that never makes a thread wait for another's batch.
+    pub fn open(ordinal: usize, lanes: usize) -> Result<Self, CudaError> {
+        let first = AmazonsGpu::open(ordinal)?;
+        let name = first.name.clone();
+        let mut all = Vec::with_capacity(lanes.max(1));
+        for _ in 1..lanes.max(1) {
+            all.push(Mutex::new(first.another()?));
+        }
+        all.push(Mutex::new(first));
         Ok(Self {
-            gpu: Mutex::new(Some(AmazonsGpu::open(ordinal)?)),
+            lanes: all,
+            next: AtomicUsize::new(0),
+            failed: AtomicBool::new(false),
+            name,
             cpu: EvalSimulator,
         })
     }
 
     /// The GPU's name.
     pub fn device_name(&self) -> String {
-        match self.gpu.lock() {
-            Ok(g) => g.as_ref().map_or_else(|| "none".into(), |g| g.name.clone()),
-            Err(_) => "none".into(),
-        }
+        self.name.clone()
     }
 
-    /// The kernel's results for `positions`, or `None` (the caller uses
-    /// the CPU) when the batch is small or the GPU has failed.
-    fn gpu_values(&self, positions: &[Position]) -> Option<Vec<GpuValue>> {
-        if positions.len() < GPU_MIN_BATCH {
+    /// A free lane, else (every lane busy) the next one in turn.
+    fn lane(&self) -> Option<MutexGuard<'_, AmazonsGpu>> {
+        let n = self.lanes.len();
+        let start = self.next.fetch_add(1, Ordering::Relaxed) % n;
+        for i in 0..n {
+            if let Ok(guard) = self.lanes[(start + i) % n].try_lock() {
+                return Some(guard);
+            }
+        }
+        self.lanes[start].lock().ok()
+    }
+
+    /// The kernel's (value, w) pairs for `count` positions that `fill`
+    /// packs, or `None` (the caller uses the CPU) when the batch is small
+    /// or the GPU has failed. `read` gets the pairs while the lane is held.
+    fn on_gpu(
+        &self,
+        count: usize,
+        fill: impl FnOnce(&mut [u64]),
+        read: impl FnOnce(&[f32]),
+    ) -> Option<()> {
+        if count < GPU_MIN_BATCH || self.failed.load(Ordering::Relaxed) {
             return None;
         }
-        let mut guard = self.gpu.lock().ok()?;
-        let gpu = guard.as_mut()?;
-        match gpu.evaluate(positions) {
-            Ok(values) => Some(values),
+        let mut gpu = self.lane()?;
+        let result = gpu
+            .upload_with(count, fill)
+            .and_then(|()| gpu.launch(count))
+            .and_then(|()| gpu.download(count).map(read));
+        match result {
+            Ok(()) => Some(()),
             Err(e) => {
-                tracing::error!("Amazons GPU evaluation failed ({e}); evaluating on the CPU");
-                *guard = None;
+                if !self.failed.swap(true, Ordering::Relaxed) {
+                    tracing::error!("Amazons GPU evaluation failed ({e}); evaluating on the CPU");
+                }
                 None
             }
         }
     }
 }
 
-/// The chance the side to move in a (not finished) position wins, from
-/// the kernel's value.
-fn to_move_probability(v: GpuValue) -> f64 {
+/// The chance the side to move in a position that is not finished wins,
+/// from the kernel's (value, w).
+fn to_move_probability(pair: &[f32]) -> f64 {
+    let v = GpuValue {
+        value: pair[0],
+        w: pair[1],
+    };
     probability_of(v.value as f64, v.w == 0.0)
+}
+
+/// Packs `positions` into the kernel's input.
+fn fill_from<'a>(positions: impl Iterator<Item = &'a Position>) -> impl FnOnce(&mut [u64]) {
+    move |host| {
+        for (words, pos) in host.chunks_exact_mut(WORDS).zip(positions) {
+            words.copy_from_slice(&pack(pos));
+        }
+    }
 }
 
 impl Simulator<Position> for GpuEvalSimulator {
@@ -80,68 +135,97 @@ impl Simulator<Position> for GpuEvalSimulator {
         seed: u64,
         out: &mut [LeafStats],
     ) {
-        let open: Vec<Position> = leaves
-            .iter()
-            .filter(|p| p.outcome().is_none())
-            .cloned()
-            .collect();
-        let Some(values) = self.gpu_values(&open) else {
-            return self.cpu.simulate(leaves, playouts_per_leaf, seed, out);
-        };
-        let mut values = values.into_iter();
+        // Every leaf goes to the GPU (a finished one's value is unused):
+        // the packing stays a straight copy and the results line up.
         let n = playouts_per_leaf.max(1);
-        for (leaf, stats) in leaves.iter().zip(out.iter_mut()) {
-            stats.reset(0, 0);
-            stats.playouts = n;
-            let black = match leaf.outcome() {
-                Some(outcome) => outcome.value_for(Color::Black) as f64,
-                None => {
-                    let p = values.next().map_or(0.5, to_move_probability);
-                    if leaf.to_move() == Color::Black {
-                        p
-                    } else {
-                        1.0 - p
+        let done = self.on_gpu(leaves.len(), fill_from(leaves.iter()), |pairs| {
+            for ((leaf, stats), pair) in leaves.iter().zip(out.iter_mut()).zip(pairs.chunks(2)) {
+                stats.reset(0, 0);
+                stats.playouts = n;
+                let black = match leaf.outcome() {
+                    Some(outcome) => outcome.value_for(Color::Black) as f64,
+                    None => {
+                        let p = to_move_probability(pair);
+                        if leaf.to_move() == Color::Black {
+                            p
+                        } else {
+                            1.0 - p
+                        }
                     }
-                }
-            };
-            stats.black_wins = (black * n as f64) as f32;
-            stats.score_sum = (2.0 * black - 1.0) * n as f64;
+                };
+                stats.black_wins = (black * n as f64) as f32;
+                stats.score_sum = (2.0 * black - 1.0) * n as f64;
+            }
+        });
+        if done.is_none() {
+            self.cpu.simulate(leaves, playouts_per_leaf, seed, out);
         }
     }
 
     fn priors(&self, pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
-        if moves.len() < GPU_MIN_BATCH {
-            return self.cpu.priors(pos, moves, out);
-        }
-        let children: Vec<Position> = moves
-            .iter()
-            .map(|&mv| {
-                let mut next = pos.clone();
-                next.apply(mv);
-                next
-            })
-            .collect();
-        let open: Vec<Position> = children
-            .iter()
-            .filter(|p| p.outcome().is_none())
-            .cloned()
-            .collect();
-        let Some(values) = self.gpu_values(&open) else {
-            return self.cpu.priors(pos, moves, out);
+        // The children are made in the pinned buffer's packing loop, one
+        // at a time: no vector of positions.
+        let fill = |host: &mut [u64]| {
+            for (words, &mv) in host.chunks_exact_mut(WORDS).zip(moves) {
+                let mut child = pos.clone();
+                child.apply(mv);
+                words.copy_from_slice(&pack(&child));
+            }
         };
-        let mut values = values.into_iter();
-        out.clear();
-        for child in &children {
-            // The mover's chance: the other side is to move after it.
-            let p = match child.outcome() {
-                Some(_) => 1.0,
-                None => 1.0 - values.next().map_or(0.5, to_move_probability),
-            };
-            out.push(Prior {
-                wins: p as f32 * PRIOR_VISITS,
-                visits: PRIOR_VISITS,
-                bias: 0.0,
-            });
+        let done = self.on_gpu(moves.len(), fill, |pairs| {
+            out.clear();
+            for (&mv, pair) in moves.iter().zip(pairs.chunks(2)) {
+                let mut child = pos.clone();
+                child.apply(mv);
+                // The mover's chance: the other side is to move after it,
+                // and a mover who leaves it no move has won.
+                let p = match child.outcome() {
+                    Some(_) => 1.0,
+                    None => 1.0 - to_move_probability(pair),
+                };
+                out.push(Prior {
+                    wins: p as f32 * PRIOR_VISITS,
+                    visits: PRIOR_VISITS,
+                    bias: 0.0,
+                });
+            }
+        });
+        if done.is_none() {
+            self.cpu.priors(pos, moves, out);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::amazons_rollout::random_positions;
+
+    /// On a GPU: four threads expanding at once, each on a lane of its
+    /// own, get the CPU's priors to float precision.
+    #[test]
+    #[ignore = "needs a CUDA GPU and NVRTC"]
+    fn concurrent_lanes_give_the_cpu_priors() {
+        let sim = GpuEvalSimulator::open(0, 4).unwrap();
+        let positions = random_positions(10, 40, 3).unwrap();
+        std::thread::scope(|s| {
+            for chunk in positions.chunks(10) {
+                let sim = &sim;
+                s.spawn(move || {
+                    for pos in chunk {
+                        let mut moves = Vec::new();
+                        pos.legal_moves(&mut moves);
+                        let (mut gpu, mut cpu) = (Vec::new(), Vec::new());
+                        sim.priors(pos, &moves, &mut gpu);
+                        EvalSimulator.priors(pos, &moves, &mut cpu);
+                        assert_eq!(gpu.len(), cpu.len());
+                        for (g, c) in gpu.iter().zip(&cpu) {
+                            assert!((g.wins - c.wins).abs() < 1e-3, "{g:?} {c:?}");
+                        }
+                    }
+                });
+            }
+        });
+        assert!(!sim.failed.load(Ordering::Relaxed), "the GPU failed");
     }
 }
