@@ -26,6 +26,10 @@ use std::sync::{Mutex, MutexGuard};
 /// copies cost some microseconds, a CPU evaluation about two.
 pub const GPU_MIN_BATCH: usize = 32;
 
+/// Most evaluators opened: each holds a stream and about 230 KB of pinned
+/// host memory, and more threads than this share them.
+pub const MAX_LANES: usize = 32;
+
 /// [`EvalSimulator`] with its batches on one GPU.
 pub struct GpuEvalSimulator {
     lanes: Vec<Mutex<AmazonsGpu>>,
@@ -39,13 +43,14 @@ pub struct GpuEvalSimulator {
 
 impl GpuEvalSimulator {
     /// Opens GPU `ordinal`, compiles the kernel and sets up `lanes`
-    /// evaluators (at least one); the search's thread count is the number
-    /// that never makes a thread wait for another's batch.
+    /// evaluators (1 to [`MAX_LANES`]); the search's thread count is the
+    /// number that never makes a thread wait for another's batch.
     pub fn open(ordinal: usize, lanes: usize) -> Result<Self, CudaError> {
+        let lanes = lanes.clamp(1, MAX_LANES);
         let first = AmazonsGpu::open(ordinal)?;
         let name = first.name.clone();
-        let mut all = Vec::with_capacity(lanes.max(1));
-        for _ in 1..lanes.max(1) {
+        let mut all = Vec::with_capacity(lanes);
+        for _ in 1..lanes {
             all.push(Mutex::new(first.another()?));
         }
         all.push(Mutex::new(first));
