@@ -1,5 +1,5 @@
 //! Amazons records in SGF, `GM[18]`, as red-bean's SGF pages define it
-//! ("Amazons (GM[18])", red-bean.com/sgf/amazons.html): a point is two
+//! ("Amazons (`GM[18]`)", red-bean.com/sgf/amazons.html): a point is two
 //! lower-case letters, the column from the left and the row from the top;
 //! a move is its from, to and arrow points concatenated (`W[djddgd]` is
 //! `d1-d7/g7` on 10x10); `AB`/`AW` place queens and `AA` arrows in the
