@@ -24,16 +24,8 @@ if [[ ! -x $bin ]]; then
     echo "amazons-gpu: no binary at $bin (build with cargo build --release and copy it to .gpu/)" >&2
     exit 2
 fi
-# cudarc loads libnvrtc at run time: use a CUDA toolkit's or a PyPI wheel's.
-if ! ldconfig -p 2>/dev/null | grep -q 'libnvrtc\.so'; then
-    for dir in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
-        "$(python3 -c 'import nvidia.cuda_nvrtc as m; print(list(m.__path__)[0] + "/lib")' 2>/dev/null || true)"; do
-        if [[ -n $dir && -d $dir ]] && ls "$dir"/libnvrtc.so* >/dev/null 2>&1; then
-            export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-            break
-        fi
-    done
-fi
+# libcuda and libnvrtc are loaded at run time: find NVRTC.
+source scripts/nvrtc-path.sh
 
 threads=$(nproc)
 case ${1:-bench} in
