@@ -486,11 +486,12 @@ pub fn names() -> Vec<&'static str> {
     GAMES.iter().map(|g| g.name).collect()
 }
 
-/// The names of the games that have GPU kernels.
+/// The names of the games that have GPU kernels (playout kernels or an
+/// evaluator: `--backend cuda` and `check-gpu` take both).
 pub fn with_kernels() -> Vec<&'static str> {
     GAMES
         .iter()
-        .filter(|g| g.kernels.is_some())
+        .filter(|g| g.kernels.is_some() || g.evaluator.is_some())
         .map(|g| g.name)
         .collect()
 }

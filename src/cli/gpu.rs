@@ -146,19 +146,32 @@ pub struct CheckGpuArgs {
     /// Havannah sides to check (default 4,8,10); the flag alone checks none.
     #[arg(long, value_delimiter = ',', num_args = 0..)]
     pub hex_sizes: Option<Vec<usize>>,
+    /// Random 10x10 positions on which the Amazons' evaluation kernel is
+    /// compared with the CPU's (a quarter as many on 8x8 and 6x6; 0 skips).
+    #[arg(long, default_value_t = 100_000)]
+    pub amazons_positions: usize,
 }
 
-/// `warpstone check-gpu`: every kernel (of `only`'s family, when a game
-/// was named) against the CPU rules. Exit code 0 only if every check
-/// passed.
-pub fn check_gpu(args: &CheckGpuArgs, only: Option<Family>) -> i32 {
+/// Which kernels `check-gpu` checks: every one, one playout-kernel family
+/// (`--game go|havannah`), or only the evaluation kernel (`--game amazons`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckScope {
+    All,
+    Family(Family),
+    Evaluator,
+}
+
+/// `warpstone check-gpu`: every kernel in `scope` against the CPU rules.
+/// Exit code 0 only if every check passed.
+pub fn check_gpu(args: &CheckGpuArgs, scope: CheckScope) -> i32 {
     let defaults = CheckOptions::default();
     // A named game's family keeps its default sizes, the others none
     // (unless their sizes are given).
     let sizes = |given: &Option<Vec<usize>>, family: Family, default: &Vec<usize>| {
-        given.clone().unwrap_or_else(|| match only {
-            Some(f) if f != family => Vec::new(),
-            _ => default.clone(),
+        given.clone().unwrap_or_else(|| match scope {
+            CheckScope::All => default.clone(),
+            CheckScope::Family(f) if f == family => default.clone(),
+            CheckScope::Family(_) | CheckScope::Evaluator => Vec::new(),
         })
     };
     let opts = CheckOptions {
@@ -184,7 +197,7 @@ pub fn check_gpu(args: &CheckGpuArgs, only: Option<Family>) -> i32 {
         eprintln!("warpstone check-gpu: {e}");
         return 2;
     }
-    let report = cuda::positions::check_gpu_project(args.gpu, &opts, &mut |line| {
+    let mut progress = |line: &cuda::check::CheckLine| {
         eprintln!(
             "{} {} {} ({:.0} s)",
             if line.passed { "PASS" } else { "FAIL" },
@@ -192,7 +205,16 @@ pub fn check_gpu(args: &CheckGpuArgs, only: Option<Family>) -> i32 {
             line.detail,
             started.elapsed().as_secs_f64()
         )
-    });
+    };
+    let mut report = cuda::positions::check_gpu_project(args.gpu, &opts, &mut progress);
+    if matches!(scope, CheckScope::All | CheckScope::Evaluator) && args.amazons_positions > 0 {
+        report.lines.extend(cuda::check_amazons::check_amazons_eval(
+            args.gpu,
+            args.amazons_positions,
+            opts.seed,
+            &mut progress,
+        ));
+    }
     println!("{report}");
     println!("check-gpu took {:.1} s", started.elapsed().as_secs_f64());
     i32::from(!report.passed())

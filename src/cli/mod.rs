@@ -422,8 +422,11 @@ fn run_command(cli: &Cli, game: &games::Registered, game_named: bool) -> Option<
             }
         },
         Some(Command::CheckGpu(args)) => match (game_named, &game.kernels) {
-            (false, _) => gpu::check_gpu(args, None),
-            (true, Some(kernels)) => gpu::check_gpu(args, Some(kernels.family)),
+            (false, _) => gpu::check_gpu(args, gpu::CheckScope::All),
+            (true, Some(kernels)) => gpu::check_gpu(args, gpu::CheckScope::Family(kernels.family)),
+            (true, None) if game.evaluator.is_some() => {
+                gpu::check_gpu(args, gpu::CheckScope::Evaluator)
+            }
             (true, None) => {
                 eprintln!("warpstone check-gpu: {}", no_kernels(game));
                 2

@@ -38,6 +38,7 @@ pub mod amazons;
 pub mod amazons_sim;
 pub mod bench;
 pub mod check;
+pub mod check_amazons;
 pub mod check_exact;
 mod check_stats;
 mod check_tables;
