@@ -48,6 +48,30 @@ fn the_cuda_backend_is_refused_for_a_game_without_kernels() {
     assert!(err.contains("hex has no GPU kernels"), "{err}");
 }
 
+/// A policy the game's kernels do not play is refused before anything
+/// starts, not silently replaced by the default.
+#[test]
+fn another_games_gpu_policy_is_refused() {
+    for (args, says) in [
+        (
+            &["--game", "havannah", "--gpu-policy", "3x3"][..],
+            "havannah takes tactical or random",
+        ),
+        (
+            &["--gpu-policy", "tactical"][..],
+            "go takes patterns, random, 3x3 or m2",
+        ),
+        (
+            &["--game", "connect4", "--gpu-policy", "random"][..],
+            "connect4 takes no --gpu-policy",
+        ),
+    ] {
+        let (code, err) = warpstone(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn an_unknown_game_is_a_usage_error() {
     let (code, err) = warpstone(&["--game", "chess"]);

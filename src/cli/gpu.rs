@@ -40,39 +40,63 @@ fn usable_gpus(wanted: &Option<Vec<usize>>) -> Result<Vec<usize>, CudaError> {
     Ok(chosen)
 }
 
-/// The Go playout policy of the GPU kernels (`--gpu-policy`).
+/// The playout policy of the GPU kernels (`--gpu-policy`); which values a
+/// game takes depends on its kernels ([`GpuPolicyArg::resolve`]).
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GpuPolicyArg {
-    /// Uniform random legal moves that do not fill own eyes (light).
+    /// Go: uniform random legal moves that do not fill own eyes (light).
+    /// Havannah: the uniform fill.
     Random,
-    /// The CPU's default policy: captures, atari escapes and 3x3 patterns
-    /// around the last move, self-atari mostly avoided.
+    /// Go (the default): the CPU's default policy, captures, atari escapes
+    /// and 3x3 patterns around the last move, self-atari mostly avoided.
     Patterns,
-    /// Paper 004's "3x3": moves drawn in proportion to a weight per point
-    /// from its 3x3 neighbourhood (point-per-thread kernel).
+    /// Go: paper 004's "3x3", moves drawn in proportion to a weight per
+    /// point from its 3x3 neighbourhood (point-per-thread kernel).
     #[value(name = "3x3")]
     Weighted3x3,
-    /// Paper 004's "M2": the 3x3 weight, doubled near stones (Manhattan
+    /// Go: paper 004's "M2", the 3x3 weight doubled near stones (Manhattan
     /// distance 2); point-per-thread kernel.
     M2,
+    /// Havannah (the default): the CPU engine's tactical policy, a winning
+    /// cell when there is one, else the block of the opponent's.
+    Tactical,
 }
 
 impl GpuPolicyArg {
-    /// The Havannah kernels' policy: `random` the uniform fill, any other
-    /// value the tactical policy (the CPU engine's: win, else block).
-    pub fn hex_policy(self) -> HexPolicy {
-        match self {
-            GpuPolicyArg::Random => HexPolicy::Uniform,
-            _ => HexPolicy::Tactical,
-        }
-    }
-
-    pub fn policy(self) -> GoPolicy {
-        match self {
-            GpuPolicyArg::Random => GoPolicy::Random,
-            GpuPolicyArg::Patterns => GoPolicy::Patterns,
-            GpuPolicyArg::Weighted3x3 => GoPolicy::Weighted3x3,
-            GpuPolicyArg::M2 => GoPolicy::M2,
+    /// The kernels' Go and Havannah policies for `game`, whose playout
+    /// kernels are of `family` (`None`: it has none). Without the flag each
+    /// family's default; a value another family's kernels play, or any value
+    /// for a game without playout kernels, is an error naming what the game
+    /// takes (a user asking for a policy must not silently get another).
+    pub fn resolve(
+        arg: Option<Self>,
+        family: Option<Family>,
+        game: &str,
+    ) -> Result<(GoPolicy, HexPolicy), String> {
+        let defaults = (GoPolicy::Patterns, HexPolicy::Tactical);
+        let Some(arg) = arg else {
+            return Ok(defaults);
+        };
+        let refuse = |takes: &str| {
+            let name = arg
+                .to_possible_value()
+                .map_or_else(String::new, |v| v.get_name().to_string());
+            Err(format!("--gpu-policy {name}: {game} takes {takes}"))
+        };
+        match (family, arg) {
+            (Some(Family::Go), GpuPolicyArg::Random) => Ok((GoPolicy::Random, defaults.1)),
+            (Some(Family::Go), GpuPolicyArg::Patterns) => Ok((GoPolicy::Patterns, defaults.1)),
+            (Some(Family::Go), GpuPolicyArg::Weighted3x3) => {
+                Ok((GoPolicy::Weighted3x3, defaults.1))
+            }
+            (Some(Family::Go), GpuPolicyArg::M2) => Ok((GoPolicy::M2, defaults.1)),
+            (Some(Family::Go), GpuPolicyArg::Tactical) => refuse("patterns, random, 3x3 or m2"),
+            (Some(Family::Havannah), GpuPolicyArg::Random) => Ok((defaults.0, HexPolicy::Uniform)),
+            (Some(Family::Havannah), GpuPolicyArg::Tactical) => {
+                Ok((defaults.0, HexPolicy::Tactical))
+            }
+            (Some(Family::Havannah), _) => refuse("tactical or random"),
+            (None, _) => refuse("no --gpu-policy (it has no playout kernels)"),
         }
     }
 }
@@ -82,10 +106,8 @@ impl GpuPolicyArg {
 pub fn resolve_backend(
     arg: BackendArg,
     gpus: &Option<Vec<usize>>,
-    go_policy: GpuPolicyArg,
+    (go_policy, hex_policy): (GoPolicy, HexPolicy),
 ) -> Result<Backend, String> {
-    let hex_policy = go_policy.hex_policy();
-    let go_policy = go_policy.policy();
     // The slots are sized to the search later (see `gpu_search_shape`).
     let cuda = |gpus| Backend::Cuda {
         gpus,
@@ -299,10 +321,19 @@ pub fn bench(
 /// the search's batch shape, and the search's backed-up rate (JSON lines,
 /// see `gpu_bench`) for a game with kernels.
 pub fn search_bench(
+    game: &str,
     kernels: &super::games::Kernels,
     args: &super::BenchArgs,
     cli: &super::Cli,
 ) -> i32 {
+    let (go_policy, hex_policy) =
+        match GpuPolicyArg::resolve(cli.gpu_policy, Some(kernels.family), game) {
+            Ok(policies) => policies,
+            Err(e) => {
+                eprintln!("warpstone bench: {e}");
+                return 2;
+            }
+        };
     let gpus = match usable_gpus(&cli.gpus) {
         Ok(list) => list,
         Err(e) => {
@@ -327,8 +358,8 @@ pub fn search_bench(
         virtual_loss: cli.virtual_loss,
         seconds: args.seconds,
         seed: args.seed,
-        go_policy: cli.gpu_policy.policy(),
-        hex_policy: cli.gpu_policy.hex_policy(),
+        go_policy,
+        hex_policy,
     };
     match (kernels.search_bench)(args.size, &opts) {
         Ok(()) => 0,

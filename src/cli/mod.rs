@@ -127,13 +127,13 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = BackendArg::Auto, global = true)]
     pub backend: BackendArg,
 
-    /// Go playout policy of the GPU kernels: the CPU's default Patterns
-    /// policy, light uniform random playouts (faster, weaker), or paper
-    /// 004's weighted 3x3 and m2 policies (point-per-thread kernel).
-    /// Havannah: `random` plays the uniform fill, any other value the CPU
-    /// engine's tactical policy (win, else block; the default).
-    #[arg(long, value_enum, default_value_t = GpuPolicyArg::Patterns, global = true)]
-    pub gpu_policy: GpuPolicyArg,
+    /// Playout policy of the GPU kernels. Go: the CPU's default patterns
+    /// policy (the default), light uniform random playouts (faster,
+    /// weaker), or paper 004's weighted 3x3 and m2 policies. Havannah: the
+    /// CPU engine's tactical policy (win, else block; the default) or the
+    /// uniform random fill. Another game's value is refused (exit 2).
+    #[arg(long, value_enum, global = true)]
+    pub gpu_policy: Option<GpuPolicyArg>,
 
     /// GPUs to use, by index (default: all).
     #[arg(long, value_delimiter = ',', global = true)]
@@ -470,7 +470,7 @@ fn run_command(cli: &Cli, game: &games::Registered, game_named: bool) -> Option<
             if cli.backend == BackendArg::Cuda && args.search && !args.tree_only =>
         {
             match kernels() {
-                Ok(kernels) => gpu::search_bench(kernels, args, cli),
+                Ok(kernels) => gpu::search_bench(game.name, kernels, args, cli),
                 Err(code) => code,
             }
         }
@@ -520,8 +520,10 @@ fn no_kernels(game: &games::Registered) -> String {
 /// Resolves `--backend` for `game`: a game without kernels runs its
 /// playouts on the CPU under `auto` (and says so once) and refuses `cuda`.
 fn backend_for(game: &games::Registered, cli: &Cli) -> Result<Backend, String> {
+    let family = game.kernels.as_ref().map(|k| k.family);
+    let policies = gpu::GpuPolicyArg::resolve(cli.gpu_policy, family, game.name)?;
     if game.kernels.is_some() || game.evaluator.is_some() {
-        return gpu::resolve_backend(cli.backend, &cli.gpus, cli.gpu_policy);
+        return gpu::resolve_backend(cli.backend, &cli.gpus, policies);
     }
     match cli.backend {
         BackendArg::Cuda => Err(format!("--backend cuda: {}", no_kernels(game))),

@@ -51,25 +51,42 @@ fn rave_equiv_reaches_the_search() {
 }
 
 #[test]
-fn havannah_gpu_policy_defaults_to_tactical_and_random_is_the_uniform_fill() {
+fn gpu_policy_defaults_per_game_and_refuses_another_games_value() {
+    use crate::sim::cuda::family::Family::{Go, Havannah};
     use crate::sim::cuda::HexPolicy;
-    let cli = Cli::try_parse_from(["warpstone", "--game", "havannah"]).unwrap();
-    assert_eq!(cli.gpu_policy.hex_policy(), HexPolicy::Tactical);
-    let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "random"]).unwrap();
-    assert_eq!(cli.gpu_policy.hex_policy(), HexPolicy::Uniform);
+    use crate::sim::go_rollout::GoPolicy;
+    let resolve = |args: &[&str], family| {
+        let cli = Cli::try_parse_from([&["warpstone"][..], args].concat()).unwrap();
+        GpuPolicyArg::resolve(cli.gpu_policy, family, "g")
+    };
+    let go = |args: &[&str]| resolve(args, Some(Go)).map(|(go, _)| go);
+    let hex = |args: &[&str]| resolve(args, Some(Havannah)).map(|(_, hex)| hex);
+    assert_eq!(go(&[]), Ok(GoPolicy::Patterns));
+    assert_eq!(go(&["--gpu-policy", "random"]), Ok(GoPolicy::Random));
+    assert_eq!(go(&["--gpu-policy", "3x3"]), Ok(GoPolicy::Weighted3x3));
+    assert_eq!(go(&["--gpu-policy", "m2"]), Ok(GoPolicy::M2));
+    assert_eq!(hex(&[]), Ok(HexPolicy::Tactical));
+    assert_eq!(hex(&["--gpu-policy", "tactical"]), Ok(HexPolicy::Tactical));
+    assert_eq!(hex(&["--gpu-policy", "random"]), Ok(HexPolicy::Uniform));
+    for (family, value) in [
+        (Some(Go), "tactical"),
+        (Some(Havannah), "patterns"),
+        (Some(Havannah), "3x3"),
+        (Some(Havannah), "m2"),
+        (None, "random"),
+    ] {
+        let err = resolve(&["--gpu-policy", value], family).unwrap_err();
+        assert!(
+            err.contains(&format!("--gpu-policy {value}: g takes")),
+            "{err}"
+        );
+    }
+    assert!(resolve(&[], None).is_ok());
 }
 
 #[test]
-fn gpu_policy_defaults_to_patterns_and_can_be_light() {
+fn bench_policy_names_the_kernels_policy() {
     use crate::sim::go_rollout::GoPolicy;
-    let cli = Cli::try_parse_from(["warpstone"]).unwrap();
-    assert_eq!(cli.gpu_policy.policy(), GoPolicy::Patterns);
-    let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "random"]).unwrap();
-    assert_eq!(cli.gpu_policy.policy(), GoPolicy::Random);
-    let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "3x3"]).unwrap();
-    assert_eq!(cli.gpu_policy.policy(), GoPolicy::Weighted3x3);
-    let cli = Cli::try_parse_from(["warpstone", "--gpu-policy", "m2"]).unwrap();
-    assert_eq!(cli.gpu_policy.policy(), GoPolicy::M2);
     let cli = Cli::try_parse_from(["warpstone", "bench", "--policy", "3x3"]).unwrap();
     let Some(Command::Bench(args)) = cli.command else {
         panic!("not bench")
