@@ -12,9 +12,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// batch) goes to the next GPU in turn and takes one of its launch slots,
 /// so with at least as many search threads as slots on all GPUs together
 /// every slot has a batch in flight while other threads work on the tree.
-/// Boards the kernels do not cover (Go sizes other than 9, 13, 19) are
-/// played out by the CPU simulator instead, so the search never gets empty
-/// statistics.
+/// Boards the kernels do not cover (Go sizes other than 9, 13, 19,
+/// Havannah sides other than 4, 6, 8, 10) are played out by the CPU
+/// simulator instead, so the search never gets empty statistics; it plays
+/// the CPU engine's policy ([`CpuSimulator::search`]), so such a board is
+/// played no weaker than by the CPU engine's playouts (Havannah's
+/// reference rollout, the kernels' uniform fill, would be).
 pub struct GpuSimulator<G> {
     gpus: Vec<CudaSimulator<G>>,
     next: AtomicUsize,
@@ -40,7 +43,7 @@ impl<G> GpuSimulator<G> {
         Ok(GpuSimulator {
             gpus,
             next: AtomicUsize::new(0),
-            cpu: CpuSimulator::new(),
+            cpu: CpuSimulator::search(),
             fallback: true,
             warned: AtomicBool::new(false),
         })
