@@ -115,6 +115,8 @@ pub fn run(options: &BenchOptions) -> Result<(), String> {
             threads,
             trees: options.trees,
             seed: options.seed,
+            // As the engine searches (`serve_amazons`).
+            widening: Some(crate::search::Widening::default()),
             ..SearchConfig::default()
         };
         let mut search = Search::new(config, Arc::new(EvalSimulator));

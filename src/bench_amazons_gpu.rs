@@ -173,6 +173,8 @@ fn search_line(
         } else {
             1
         },
+        // As the engine searches (`serve_amazons`).
+        widening: Some(crate::search::Widening::default()),
         ..SearchConfig::default()
     };
     let mut search = Search::new(config, sim);

@@ -241,6 +241,9 @@ fn serve_amazons(mut options: EngineOptions) -> i32 {
     let cpu = || -> std::sync::Arc<dyn crate::sim::Simulator<amazons::Position>> {
         std::sync::Arc::new(EvalSimulator)
     };
+    // The evaluation ranks the moves: progressive widening gives nodes to
+    // the best of them only (`search::config::WIDEN_BASE`).
+    options.search.widening = Some(crate::search::Widening::default());
     let sim = match &options.backend {
         Backend::Cuda { gpus, .. } => {
             // A leaf is one evaluation, not playouts: it counts once, and

@@ -191,7 +191,7 @@ pub(super) fn collect<G: Game>(
         iterations: run.iterations,
         elapsed: run.elapsed,
         nodes: trees.iter().map(|t| t.nodes.len()).sum(),
-        memory_bytes: trees.iter().map(|t| t.nodes.bytes()).sum(),
+        memory_bytes: trees.iter().map(|t| t.nodes.bytes() + t.lazy_bytes).sum(),
         memory_capped: trees.iter().any(|t| t.memory_capped),
         ..SearchInfo::default()
     };

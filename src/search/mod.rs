@@ -21,6 +21,7 @@ mod search;
 pub mod time;
 mod tree;
 mod uct;
+mod widen;
 mod workers;
 
 #[cfg(test)]
@@ -34,10 +35,13 @@ mod tests_root;
 #[cfg(test)]
 mod tests_solver;
 #[cfg(test)]
+mod tests_widen;
+#[cfg(test)]
 mod toy;
 
 pub use config::{
-    Limits, SearchConfig, MAX_VIRTUAL_LOSS, RAVE_EQUIV, RAVE_EQUIV_RANGE, VIRTUAL_LOSS_CAP,
+    Limits, SearchConfig, Widening, MAX_VIRTUAL_LOSS, RAVE_EQUIV, RAVE_EQUIV_RANGE,
+    VIRTUAL_LOSS_CAP,
 };
 pub use info::{Candidate, Decision, SearchInfo};
 pub use search::{Report, Search};

@@ -5,7 +5,8 @@
 //! arena never allocates past its byte cap: chunks are sized from
 //! `size_of::<Node>()` and a chunk is only added when it still fits.
 
-use crate::sim::{LeafStats, MAX_BIAS};
+use crate::sim::{LeafStats, Prior, MAX_BIAS};
+use std::collections::HashMap;
 use std::mem::size_of;
 use std::sync::atomic::{AtomicI8, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -417,6 +418,13 @@ pub(super) struct Tree<M> {
     pub memory_capped: bool,
     /// Behind its own lock: backups add to it under the tree's shared lock.
     pub totals: Mutex<RootTotals>,
+    /// Progressive widening (`super::widen`): per expanded node that has
+    /// moves without a node yet, those moves and their priors, worst
+    /// first. Empty without widening.
+    pub lazy: HashMap<NodeId, Vec<(M, Prior)>>,
+    /// Bytes the `lazy` moves take; they count against the cap with the
+    /// nodes.
+    pub lazy_bytes: usize,
 }
 
 impl<M: Copy> Tree<M> {
@@ -434,7 +442,21 @@ impl<M: Copy> Tree<M> {
             root,
             memory_capped: root.is_none(),
             totals: Mutex::default(),
+            lazy: HashMap::new(),
+            lazy_bytes: 0,
         }
+    }
+
+    /// Whether `extra` more bytes of moves without nodes fit under the cap
+    /// beside the nodes (and a chunk the arena may still add).
+    pub fn lazy_fits(&self, extra: usize) -> bool {
+        let chunk = CHUNK_NODES * size_of::<Node<M>>();
+        self.nodes.bytes() + chunk + self.lazy_bytes + extra <= self.nodes.cap_bytes()
+    }
+
+    /// Bytes `n` moves without nodes take.
+    pub fn lazy_size(n: usize) -> usize {
+        n * size_of::<(M, Prior)>()
     }
 
     #[inline]
@@ -470,6 +492,14 @@ impl<M: Copy> Tree<M> {
             if !old_node.expanded {
                 continue;
             }
+            // A node's waiting moves go with its children or not at all:
+            // a node with children but without them would never get them.
+            let tail = self.lazy.get(&old);
+            let tail_bytes = tail.map_or(0, |t| Self::lazy_size(t.len()));
+            if tail.is_some() && !fresh.lazy_fits(tail_bytes) {
+                fresh.memory_capped = true;
+                continue;
+            }
             let run = old_node.children().map(|c| {
                 let mut child = self.node(c).clone();
                 child.expanded = false;
@@ -482,6 +512,10 @@ impl<M: Copy> Tree<M> {
                     n.expanded = true;
                     n.first_child = first;
                     n.num_children = old_node.num_children;
+                    if let Some(tail) = tail {
+                        fresh.lazy.insert(new, tail.clone());
+                        fresh.lazy_bytes += tail_bytes;
+                    }
                     for (i, c) in old_node.children().enumerate() {
                         queue.push_back((c, first + i as NodeId));
                     }

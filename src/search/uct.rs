@@ -49,6 +49,13 @@ pub(super) struct Scratch<M> {
     first_play: Vec<Option<Color>>,
 }
 
+impl<M> Scratch<M> {
+    /// The moves and priors [`prepare_children`] put here.
+    pub(super) fn prepared(&self) -> (&[M], &[Prior]) {
+        (&self.moves, &self.priors)
+    }
+}
+
 impl<M> Default for Scratch<M> {
     fn default() -> Self {
         Scratch {
@@ -241,17 +248,12 @@ pub(super) fn attach_children<G: Game>(
     if tree.node(id).expanded {
         return true;
     }
-    let even = cfg.prior_even_visits;
-    let (space, pass) = (pos.move_space(), pos.pass_move());
+    if let Some(widening) = cfg.widening {
+        return super::widen::attach_best(tree, id, pos, cfg, widening, scratch);
+    }
     let children = scratch.moves.iter().enumerate().map(|(i, &mv)| {
         let prior = scratch.priors.get(i).copied().unwrap_or_default();
-        let amaf = match pos.move_index(mv) {
-            i if Some(mv) != pass && i < space => i as u32,
-            _ => NO_AMAF,
-        };
-        Node::new(Some(mv), prior.visits + even, prior.wins + 0.5 * even)
-            .with_amaf_index(amaf)
-            .with_bias(prior.bias)
+        child_node(pos, cfg, mv, prior)
     });
     let count = scratch.moves.len() as u32;
     match tree.nodes.alloc_run(children) {
@@ -267,6 +269,23 @@ pub(super) fn attach_children<G: Game>(
             false
         }
     }
+}
+
+/// The node of move `mv` of `pos` with `prior` plus the even prior.
+pub(super) fn child_node<G: Game>(
+    pos: &G,
+    cfg: &SearchConfig,
+    mv: G::Move,
+    prior: Prior,
+) -> Node<G::Move> {
+    let even = cfg.prior_even_visits;
+    let amaf = match pos.move_index(mv) {
+        i if Some(mv) != pos.pass_move() && i < pos.move_space() => i as u32,
+        _ => NO_AMAF,
+    };
+    Node::new(Some(mv), prior.visits + even, prior.wins + 0.5 * even)
+        .with_amaf_index(amaf)
+        .with_bias(prior.bias)
 }
 
 /// What a descent reads besides the tree; fixed for a whole run.
@@ -292,6 +311,10 @@ pub(super) enum Descent {
     /// [`attach_children`] under the exclusive lock, then the descent goes
     /// on with `descend(.., Some(node))`.
     Expand(NodeId),
+    /// The node (the last of the path) is due for more children
+    /// (progressive widening): [`super::widen::grow`] under the exclusive
+    /// lock, then the descent goes on with `descend(.., Some(node))`.
+    Widen(NodeId),
 }
 
 /// Walks from the root to a leaf, playing the tree moves on `pos` (reset to
@@ -370,6 +393,8 @@ pub(super) fn descend<G: Game>(
                 if !tree.memory_capped && (at_root || seen >= cfg.expand_after_visits) {
                     return Descent::Expand(id);
                 }
+            } else if cfg.widening.is_some() && super::widen::due(tree, cfg, id, seen) {
+                return Descent::Widen(id);
             }
         }
         node.add_virtual_loss(virtual_loss);

@@ -338,8 +338,15 @@ impl<'a, G: Game> Shared<'a, G> {
         for (stats, path) in batch.stats[..batch.to_simulate].iter().zip(&batch.paths) {
             totals.add(stats);
             if let (Some(root), Some(&child)) = (tree.root, path.nodes.get(1)) {
-                let index = child - tree.node(root).first_child;
-                totals.add_child(index as usize, stats);
+                // A path from before the root's children moved (progressive
+                // widening) names a child that is no longer in the run.
+                let root = tree.node(root);
+                if let Some(index) = child
+                    .checked_sub(root.first_child)
+                    .filter(|&i| i < root.num_children)
+                {
+                    totals.add_child(index as usize, stats);
+                }
             }
         }
         drop(totals);
@@ -436,6 +443,12 @@ impl<G: Game> Shared<'_, G> {
                         uct::prepare_children(pos, self.sim, &mut batch.scratch);
                         let mut state = self.write(t);
                         uct::attach_children(state.tree, id, pos, self.cfg, &batch.scratch);
+                        resume = Some(id);
+                    }
+                    Descent::Widen(id) => {
+                        let mut state = self.write(t);
+                        let pos = &batch.positions[slot];
+                        super::widen::grow(state.tree, id, pos, self.cfg);
                         resume = Some(id);
                     }
                 }

@@ -1,0 +1,193 @@
+//! Progressive widening (`search::widen`) on the Amazons, whose
+//! evaluation ranks the moves, and its absence everywhere else.
+
+use super::tests::{playouts, run, search};
+use super::tree::{NodeId, Tree};
+use super::*;
+use crate::game::amazons::{Move, Position};
+use crate::game::Game;
+use crate::sim::amazons_rollout::EvalSimulator;
+use crate::sim::Simulator;
+use std::collections::HashSet;
+use std::sync::Arc;
+
+fn widened(threads: usize) -> SearchConfig {
+    SearchConfig {
+        threads,
+        early_stop: false,
+        widening: Some(Widening::default()),
+        ..SearchConfig::default()
+    }
+}
+
+fn amazons_search(config: SearchConfig, pos: &Position) -> Search<Position> {
+    let mut s = Search::new(config, Arc::new(EvalSimulator));
+    s.set_position(pos);
+    s
+}
+
+/// Every expanded node reached from the root with its position: its
+/// children's moves and its waiting moves are its legal moves, each once,
+/// and the waiting ones rank no better than the children (priors, worst
+/// first in the list). Returns how many expanded nodes were checked.
+fn check_tree(tree: &Tree<Move>, root_pos: &Position) -> usize {
+    let mut checked = 0;
+    let mut stack: Vec<(NodeId, Position)> = vec![(tree.root.unwrap(), root_pos.clone())];
+    let mut legal = Vec::new();
+    while let Some((id, pos)) = stack.pop() {
+        let node = tree.node(id);
+        if !node.expanded {
+            continue;
+        }
+        checked += 1;
+        pos.legal_moves(&mut legal);
+        let waiting = tree.lazy.get(&id).map_or(&[][..], |w| w.as_slice());
+        let mut seen = HashSet::new();
+        for c in node.children() {
+            assert!(seen.insert(tree.node(c).mv.unwrap()), "a move twice");
+        }
+        for &(mv, _) in waiting {
+            assert!(seen.insert(mv), "a waiting move has a node too");
+        }
+        assert_eq!(seen.len(), legal.len());
+        assert!(legal.iter().all(|mv| seen.contains(mv)));
+        let mean = |p: &crate::sim::Prior| p.wins / p.visits;
+        for pair in waiting.windows(2) {
+            assert!(
+                mean(&pair[0].1) <= mean(&pair[1].1),
+                "waiting moves out of order"
+            );
+        }
+        for c in node.children() {
+            let mut next = pos.clone();
+            next.play_unchecked(tree.node(c).mv.unwrap());
+            stack.push((c, next));
+        }
+    }
+    checked
+}
+
+#[test]
+fn width_grows_as_the_square_root_of_the_visits() {
+    let w = Widening::default();
+    assert_eq!(w.width(0), 8);
+    assert_eq!(w.width(100), 28);
+    assert_eq!(w.width(10_000), 208);
+    assert!((0..5000).all(|n| w.width(n) <= w.width(n + 1)));
+    assert_eq!(
+        Widening {
+            base: 0.0,
+            factor: 0.0,
+            exponent: 1.0
+        }
+        .width(7),
+        1
+    );
+    assert_eq!(
+        Widening {
+            base: 1e300,
+            factor: 1.0,
+            exponent: 1.0
+        }
+        .width(1),
+        usize::MAX
+    );
+}
+
+#[test]
+fn the_root_gets_nodes_for_its_best_moves_only() {
+    let start = Position::new(10).unwrap();
+    let mut s = amazons_search(widened(1), &start);
+    run(&mut s, playouts(1));
+    let tree = &s.trees[0];
+    let root = tree.node(tree.root.unwrap());
+    let width = Widening::default().width(0);
+    assert!(root.num_children as usize >= width && (root.num_children as usize) < 2176);
+    assert_eq!(
+        root.num_children as usize + tree.lazy[&tree.root.unwrap()].len(),
+        2176
+    );
+    // The children are the evaluation's best moves, best first.
+    let mut moves = Vec::new();
+    start.legal_moves(&mut moves);
+    let mut priors = Vec::new();
+    EvalSimulator.priors(&start, &moves, &mut priors);
+    let mut best: Vec<f32> = priors.iter().map(|p| p.wins / p.visits).collect();
+    best.sort_by(|a, b| b.partial_cmp(a).unwrap());
+    let means: Vec<f32> = root
+        .children()
+        .map(|c| {
+            let n = tree.node(c);
+            let i = moves.iter().position(|&m| Some(m) == n.mv).unwrap();
+            priors[i].wins / priors[i].visits
+        })
+        .collect();
+    assert_eq!(means, best[..means.len()]);
+    assert_eq!(check_tree(tree, &start), 1);
+}
+
+#[test]
+fn a_search_widens_its_busy_nodes_and_keeps_every_move() {
+    let start = Position::new(8).unwrap();
+    let mut s = amazons_search(widened(1), &start);
+    let info = run(&mut s, playouts(3000));
+    let tree = &s.trees[0];
+    let root_id = tree.root.unwrap();
+    let root = tree.node(root_id);
+    // 3,000 visits ask for 8 + 2·√3000 ≈ 118 moves: the root was widened
+    // from its first 11 and has at least that many.
+    let width = Widening::default().width(root.visits.get());
+    assert!(
+        root.num_children as usize >= width,
+        "{} < {width}",
+        root.num_children
+    );
+    assert!(check_tree(tree, &start) > 50);
+    // Visits still add up through the copied children.
+    let below: u64 = root.children().map(|c| tree.node(c).visits.get()).sum();
+    assert!(below + 64 >= root.visits.get() && below <= root.visits.get());
+    assert!(start.is_legal(info.candidates[0].mv));
+    assert!(tree.lazy_bytes > 0 && info.memory_bytes > tree.nodes.bytes());
+}
+
+#[test]
+fn a_kept_subtree_keeps_its_waiting_moves() {
+    let start = Position::new(8).unwrap();
+    let mut s = amazons_search(widened(1), &start);
+    let info = run(&mut s, playouts(2000));
+    let mut next = start.clone();
+    next.play_unchecked(info.candidates[0].mv);
+    s.set_position(&next);
+    let tree = &s.trees[0];
+    assert!(
+        tree.node(tree.root.unwrap()).expanded,
+        "the subtree was not kept"
+    );
+    assert!(check_tree(tree, &next) > 0);
+    let info = run(&mut s, playouts(500));
+    assert!(next.is_legal(info.candidates[0].mv));
+    check_tree(&s.trees[0], &next);
+}
+
+#[test]
+fn threads_widen_the_same_tree_safely() {
+    let start = Position::new(8).unwrap();
+    let mut s = amazons_search(widened(4), &start);
+    let info = run(&mut s, playouts(4000));
+    assert!(start.is_legal(info.candidates[0].mv));
+    let tree = &s.trees[0];
+    assert!(check_tree(tree, &start) > 50);
+    // No virtual loss is left anywhere once the run is over (copies start
+    // without any; old nodes drain their own).
+    assert!(tree.nodes.iter().all(|n| n.virtual_loss() == 0));
+}
+
+#[test]
+fn without_widening_every_move_gets_a_node() {
+    let pos = super::toy::TicTacToe::new();
+    let mut s = search(SearchConfig::default(), &pos);
+    run(&mut s, playouts(500));
+    let tree = &s.trees[0];
+    assert!(tree.lazy.is_empty() && tree.lazy_bytes == 0);
+    assert_eq!(tree.node(tree.root.unwrap()).num_children, 9);
+}

@@ -1,0 +1,154 @@
+//! Progressive widening with lazy children ([`super::config::WIDEN_BASE`]):
+//! at expansion the moves are ranked by prior and only the best get
+//! nodes; the rest wait in [`Tree::lazy`] as (move, prior) pairs, worst
+//! first, and get nodes as the node's visits grow.
+//!
+//! A node's children are one contiguous run, so growing it means a new,
+//! larger run: the old children are copied in front (their subtrees stay
+//! where they are) and the next best waiting moves after them. The run at
+//! least doubles each time, so the copies cost little over a node's life
+//! (at most nine for the 2,176 opening moves). A descent of another
+//! thread, or an earlier leaf of the same batch, that went through an old
+//! child still backs up into it: those few results are lost to the copy,
+//! and its virtual loss, which the copy does not inherit, drains from the
+//! old node.
+
+use super::config::{SearchConfig, Widening};
+use super::tree::{Node, NodeId, Tree};
+use super::uct::{child_node, Scratch};
+use crate::game::Game;
+use crate::sim::Prior;
+use std::cmp::Ordering;
+use std::sync::atomic::AtomicU32;
+
+/// The order in which widening offers moves: the prior's mean (with the
+/// even prior, as the node will have it) plus its progressive bias.
+fn rank(prior: &Prior, cfg: &SearchConfig) -> f64 {
+    let even = cfg.prior_even_visits as f64;
+    let visits = prior.visits as f64 + even;
+    let mean = if visits > 0.0 {
+        (prior.wins as f64 + 0.5 * even) / visits
+    } else {
+        0.5
+    };
+    mean + prior.bias as f64
+}
+
+/// [`super::uct::attach_children`] with widening: children for the best
+/// `widening.width(visits)` moves of `scratch`, the rest waiting. Returns
+/// false, changing nothing but `memory_capped`, when the cap refuses them.
+pub(super) fn attach_best<G: Game>(
+    tree: &mut Tree<G::Move>,
+    id: NodeId,
+    pos: &G,
+    cfg: &SearchConfig,
+    widening: Widening,
+    scratch: &Scratch<G::Move>,
+) -> bool {
+    let (moves, priors) = scratch.prepared();
+    let prior = |i: usize| priors.get(i).copied().unwrap_or_default();
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    // Stable: equal priors keep the game's move order, so a run is
+    // reproducible.
+    let ranks: Vec<f64> = (0..moves.len()).map(|i| rank(&prior(i), cfg)).collect();
+    order.sort_by(|&a, &b| ranks[b].partial_cmp(&ranks[a]).unwrap_or(Ordering::Equal));
+    let node = tree.node(id);
+    let seen = node.visits.get() + node.virtual_loss() as u64;
+    let first = widening.width(seen).min(moves.len());
+    let tail: Vec<(G::Move, Prior)> = order[first..]
+        .iter()
+        .rev()
+        .map(|&i| (moves[i], prior(i)))
+        .collect();
+    let tail_bytes = Tree::<G::Move>::lazy_size(tail.len());
+    if !tail.is_empty() && !tree.lazy_fits(tail_bytes) {
+        tree.memory_capped = true;
+        return false;
+    }
+    let children = order[..first]
+        .iter()
+        .map(|&i| child_node(pos, cfg, moves[i], prior(i)));
+    match tree.nodes.alloc_run(children) {
+        Some(run) => {
+            let node = tree.node_mut(id);
+            node.first_child = run;
+            node.num_children = first as u32;
+            node.expanded = true;
+            if !tail.is_empty() {
+                tree.lazy.insert(id, tail);
+                tree.lazy_bytes += tail_bytes;
+            }
+            true
+        }
+        None => {
+            tree.memory_capped = true;
+            false
+        }
+    }
+}
+
+/// Whether expanded node `id`, seen `seen` times, is due for more
+/// children: its width has passed its children and moves are waiting.
+pub(super) fn due<M: Copy>(tree: &Tree<M>, cfg: &SearchConfig, id: NodeId, seen: u64) -> bool {
+    let Some(widening) = cfg.widening else {
+        return false;
+    };
+    !tree.memory_capped
+        && widening.width(seen) > tree.node(id).num_children as usize
+        && tree.lazy.contains_key(&id)
+}
+
+/// Gives expanded node `id` (position `pos`) the waiting moves its width
+/// now asks for, at least as many again as it has (see the module
+/// comment). Does nothing when another thread did it first; sets
+/// `memory_capped` when the cap refuses the new run.
+pub(super) fn grow<G: Game>(tree: &mut Tree<G::Move>, id: NodeId, pos: &G, cfg: &SearchConfig) {
+    let Some(widening) = cfg.widening else {
+        return;
+    };
+    let node = tree.node(id);
+    let have = node.num_children as usize;
+    let seen = node.visits.get() + node.virtual_loss() as u64;
+    let want = widening.width(seen);
+    let Some(waiting) = tree.lazy.get(&id) else {
+        return;
+    };
+    if want <= have {
+        return;
+    }
+    let add = want.max(2 * have).saturating_sub(have).min(waiting.len());
+    let old: Vec<NodeId> = node.children().collect();
+    let mut run: Vec<Node<G::Move>> = Vec::with_capacity(have + add);
+    for &c in &old {
+        let mut copy = tree.node(c).clone();
+        copy.virtual_loss = AtomicU32::new(0);
+        run.push(copy);
+    }
+    let keep = waiting.len() - add;
+    run.extend(
+        waiting[keep..]
+            .iter()
+            .rev()
+            .map(|&(mv, prior)| child_node(pos, cfg, mv, prior)),
+    );
+    let Some(first) = tree.nodes.alloc_run(run.into_iter()) else {
+        tree.memory_capped = true;
+        return;
+    };
+    // The children's own waiting moves follow them to their new ids.
+    for (i, &c) in old.iter().enumerate() {
+        if let Some(tail) = tree.lazy.remove(&c) {
+            tree.lazy.insert(first + i as NodeId, tail);
+        }
+    }
+    if let Some(waiting) = tree.lazy.get_mut(&id) {
+        waiting.truncate(keep);
+        if waiting.is_empty() {
+            tree.lazy.remove(&id);
+        }
+    }
+    tree.lazy_bytes -= Tree::<G::Move>::lazy_size(add);
+    let node = tree.node_mut(id);
+    node.first_child = first;
+    node.num_children = (have + add) as u32;
+}
