@@ -13,12 +13,13 @@
 //! ranks 1–10 from the bottom). The board is bitboards ([`bitboard`]).
 
 pub mod bitboard;
+mod endgame;
 mod notation;
 pub mod sgf;
 #[cfg(test)]
 mod tests;
 
-use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome};
+use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome, OwnershipSums};
 use bitboard::{bit, board_mask, queen_reach, Squares};
 pub use notation::ParseMoveError;
 
@@ -261,9 +262,16 @@ impl Game for Position {
         (!self.can_move(self.to_move)).then(|| Outcome::Win(self.to_move.opponent()))
     }
 
-    /// A player without a move has lost; nothing judges that otherwise.
+    /// A finished game, or a split ending whose race the bounds on both
+    /// sides' moves decide ([`endgame::split_winner`]): the search scores
+    /// it exactly and never searches it again.
+    fn judged_outcome(&self, _owners: OwnershipSums<'_>) -> Option<Outcome> {
+        self.proven_outcome()
+    }
+
+    /// See [`judged_outcome`](Self::judged_outcome).
     fn proven_outcome(&self) -> Option<Outcome> {
-        self.outcome()
+        self.outcome().or_else(|| endgame::split_winner(self))
     }
 
     fn hash(&self) -> u64 {
