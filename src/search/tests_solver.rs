@@ -101,3 +101,38 @@ fn hex_and_connect_four_prove_a_win_in_one() {
     assert!(root_proofs(&s).contains(&(0, PROVEN_WIN)));
     assert_eq!(s.decide(), Some(Decision::Play(0)));
 }
+
+/// 6x6 Amazons with files c and `extra` walled by arrows: White's queen
+/// on a1 has 11 squares, Black's on f6 has 17 (or 11 with `extra` d).
+fn amazons_race(extra: &str, to_move: crate::game::Color) -> crate::game::amazons::Position {
+    use crate::game::amazons::{bitboard, Position};
+    let mut arrows = 0;
+    for f in std::iter::once(b'c').chain(extra.bytes()) {
+        for r in 0..6 {
+            arrows |= bitboard::bit(bitboard::bit_index((f - b'a') as usize, r));
+        }
+    }
+    let (a1, f6) = (bitboard::bit_index(0, 0), bitboard::bit_index(5, 5));
+    Position::from_sets(6, bitboard::bit(a1), bitboard::bit(f6), arrows, to_move).unwrap()
+}
+
+#[test]
+fn a_split_amazons_ending_is_proven_from_its_count() {
+    use crate::game::Color;
+    use crate::sim::amazons_rollout::EvalSimulator;
+    let run_on = |pos: &crate::game::amazons::Position| {
+        let mut s = Search::new(no_early_stop(), std::sync::Arc::new(EvalSimulator));
+        s.set_position(pos);
+        let info = run(&mut s, playouts(300));
+        (root_proofs(&s), info)
+    };
+    // Black, with more room, wins whatever it plays: its moves are proven
+    // wins as soon as they are visited, before any evaluation.
+    let (proofs, info) = run_on(&amazons_race("", Color::Black));
+    assert!(proofs.iter().any(|&(_, p)| p == PROVEN_WIN), "{proofs:?}");
+    assert!(proofs.iter().all(|&(_, p)| p != PROVEN_LOSS));
+    assert_eq!(info.candidates[0].winrate, 1.0);
+    // With equal room White, to move, runs out first: every move loses.
+    let (proofs, _) = run_on(&amazons_race("d", Color::White));
+    assert!(proofs.iter().all(|&(_, p)| p == PROVEN_LOSS), "{proofs:?}");
+}
