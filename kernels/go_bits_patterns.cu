@@ -1,5 +1,6 @@
 // Go playouts with the CPU's `Patterns` policy (src/sim/go_rollout.rs) on
-// go_bits.cu's bitboard, one playout per thread.
+// go_bits_atari.cu's board (GaBoard: the bitboard with the stones of the
+// strings in atari kept per side), one playout per thread.
 //
 // Per move, as the CPU does it: when the last move was a play, with
 // probability 0.9 look for atari moves around it (`gbp_atari_moves`: the
@@ -7,25 +8,38 @@
 // failing that, with probability 0.95 draw among the empty points around
 // the last move that match the 3x3 MoGo table, are not the mover's eye and
 // not the ko point, rejecting (and dropping) a draw that is suicide or
-// self-atari; failing that, draw among the empty points that are not the
-// mover's eye, not ko and not a certain suicide, dropping suicides and,
-// with probability 0.9, self-ataris. Both draws are without replacement,
-// as the CPU's: the first acceptable point of a uniform random order.
-// Points every test would reject anyway (certain suicides, the ko point)
-// are left out of the draw, which changes nothing in the distribution.
+// self-atari; failing that, draw among the legal empty points that are not
+// the mover's eye and not ko (GaBoard::candidates, exact), dropping, with
+// probability 0.9, self-ataris. Both draws are without replacement, as the
+// CPU's: the first acceptable point of a uniform random order. Points
+// every test would reject anyway (suicides, the ko point) are left out of
+// the draw, which changes nothing in the distribution.
+//
+// Why this board: with the strings in atari known, the atari candidates
+// around the last move need no liberty count (a string at or next to it is
+// in atari or not by one set test; its liberty and the opponent strings in
+// atari next to it by floods of the small atari sets), legality is known
+// before the draw, and the self-atari test counts liberties only when the
+// move joins a string outside the atari set, on a window of the board
+// around the move (GaWindow), as the light kernel's plays do. The kernel on
+// go_bits.cu's plain board counted up to two liberties over the whole board
+// for every string around every last move, tested certain suicides along
+// strings for every draw's candidates and grew strings in every `try_play`
+// (docs/gpu-kernels-19x19.md, "The pattern kernel").
 //
 // The RNG calls differ from the CPU's (the candidates come in another
-// order), so the check is statistical (`check-gpu`), not bit-exact. One
-// known difference: the CPU keeps at most 16 atari candidates and drops
-// the rest in its chain-walk order; here all count. It takes an own chain
-// in atari touching many opponent stones in atari to get there.
+// order), so the check is statistical (`check-gpu`, hostcheck/go_patterns),
+// not bit-exact. One known difference: the CPU keeps at most 16 atari
+// candidates and drops the rest in its chain-walk order; here all count.
+// It takes an own chain in atari touching many opponent stones in atari to
+// get there.
 //
 // The warp keeps go_bits.cu's structure, one try per lane per step (see
-// there and docs/gpu-kernels.md): a step starts a move (atari pick, pattern set, the
-// first draw) or makes one more draw after a rejection.
+// there and docs/gpu-kernels.md): a step starts a move (atari pick, pattern
+// set), draws once, or makes one more draw after a rejection.
 //
-// Needs common.cuh, go_weights.cu (the pattern table), go.cu (GoLeaf) and
-// go_bits.cu before it.
+// Needs common.cuh, go_weights.cu (the pattern table), go.cu (GoLeaf),
+// go_bitset.cu, go_bits.cu and go_bits_atari.cu before it.
 
 #define GBP_PROB_ATARI_MOVE 0.9f
 #define GBP_PROB_PATTERN_MOVE 0.95f
@@ -34,50 +48,37 @@
 // The pattern table, `go_pattern_table`, is defined in go_weights.cu
 // (first in the translation unit), which the weighted policies share.
 
-// Grows the chain `s` of `color` until it has two liberties in `empty`
-// (returns 2; `s` may be part of the chain) or stops growing (returns its
-// liberty count, 0 or 1; `s` is the whole chain). GaBoard::liberties_upto2
-// (go_bits_atari.cu) answers the same question its own way, measured for
-// its kernel; here that form was slower (H200, devbench 256 x 2048, the same
-// playouts): two growth steps between tests 5.39 M against 5.83 M on 13x13
-// and 0.64 M against 0.80 M on 19x19; one step with its two_or_more 26.4 /
-// 5.79 / 0.79 M against 27.0 / 5.83 / 0.80 M on 9x9 / 13x13 / 19x19.
+// The mover's stone on the empty, non-ko point `q` (a bit index), by the
+// CPU board's definitions (board.rs `is_legal`, liberties.rs
+// `is_self_atari`): 0 suicide; 1 self-atari (captures nothing and its
+// string has one liberty); 2 anything else. A capture always gains a
+// liberty, so it is never self-atari, not even a snapback. Only a move
+// that joins an own string outside the atari set, with at most one empty
+// neighbour, counts liberties: an own neighbour in the atari set has `q`
+// as its only liberty, so joining only such strings leaves the new string
+// the stone's own empty neighbours.
 template <int N>
-__device__ __forceinline__ int gbp_grow_libs(Bits<GoGeo<N>::W>& s, const Bits<GoGeo<N>::W>& color,
-                                             const Bits<GoGeo<N>::W>& empty) {
+__device__ __forceinline__ int gbp_move_kind(const GaBoard<N>& b, int q, const GaScratch<N>& scr) {
     typedef Bits<GoGeo<N>::W> B;
-    for (;;) {
-        const B d = nbrs<N>(s);
-        const int libs = popc(d & empty);
-        if (libs >= 2) return 2;
-        const B g = (d & color) | s;
-        if (same(g, s)) return libs;
-        s = g;
-    }
-}
-
-// The mover's stone on the empty, non-ko point `at`, by the CPU board's
-// definitions (board.rs `is_legal`, liberties.rs `is_self_atari`): 0
-// suicide; 1 self-atari (captures nothing and its chain has one liberty);
-// 2 anything else. A capture always gains a liberty, so it is never
-// self-atari, not even a snapback.
-template <int N>
-__device__ __forceinline__ int gbp_move_kind(const GbBoard<N>& b, const Bits<GoGeo<N>::W>& at) {
-    typedef Bits<GoGeo<N>::W> B;
-    const B mine = b.own | at;
-    const B empty = andnot(go_masks<N>().all, mine | b.opp);
+    typedef GaWindow<N> Win;
+    const B at = onehot<GoGeo<N>::W>(q);
     const B nb = nbrs<N>(at);
-    if (popc(nb & empty) >= 2) return 2;
-    // As try_play: only opponent stones without an empty neighbour can
-    // be captured; a chain of theirs without a liberty is.
-    B danger = andnot(nb & b.opp, nbrs<N>(empty));
-    while (any(danger)) {
-        B s = lowest_set(danger);
-        if (!GbBoard<N>::grow(s, b.opp, empty)) return 2;
-        danger = andnot(danger, s);
+    const B empty = b.empty();
+    const B free = nb & empty;
+    if (GaBoard<N>::two_or_more(free) || any(nb & b.aopp)) return 2;
+    if (!any(andnot(nb & b.own, b.aown))) return any(free) ? 1 : 0;
+    const B mine = b.own | at;
+    const B rest = andnot(empty, at);
+    const Win win(q, scr);
+    const typename Win::BK at_w = win.point(q);
+    const typename Win::BK mine_w = win.narrow(mine, scr.OWN);
+    typename Win::BK s = (nbrs_stride<GoGeo<N>::S>(at_w) & mine_w) | at_w;
+    int libs = GaBoard<N>::liberties_upto2(s, mine_w, win.narrow(rest, scr.EMPTY));
+    if (libs < 2 && win.escaped(s)) {
+        B f = win.widen(s);
+        libs = GaBoard<N>::liberties_upto2(f, mine, rest);
     }
-    B s = at;
-    return gbp_grow_libs<N>(s, mine, empty);
+    return libs;
 }
 
 // Weighted reservoir draw over a stream of (point, multiplicity): after
@@ -94,44 +95,38 @@ struct GbpPick {
 };
 
 // The CPU's `atari_moves` around the stone `last` (a bit index) for the
-// mover, each candidate handed to `pick` with its multiplicity. Chains at or next to `last` in atari: an opponent's gives its
-// liberty (unless ko); an own one gives the liberty of every opponent
-// chain in atari next to it once per (own stone, opponent stone)
-// adjacency, as the CPU's walk over the chain's stones pushes it, and its
-// own liberty once if extending there is legal and not self-atari.
+// mover, each candidate handed to `pick` with its multiplicity. Strings at
+// or next to `last` in atari: an opponent's gives its liberty (unless ko);
+// an own one gives the liberty of every opponent string in atari next to
+// it once per (own stone, opponent stone) adjacency, as the CPU's walk over
+// the string's stones pushes it, and its own liberty once if extending
+// there is legal and not self-atari. A string in atari is the flood of one
+// of its stones within its side's atari set (two strings of one colour
+// never touch), so each is seen once, as the CPU's heads list does.
 template <int N, class Pick>
-__device__ __forceinline__ void gbp_atari_moves(const GbBoard<N>& b, int last, Pick& pick, Rng& rng) {
+__device__ __forceinline__ void gbp_atari_moves(const GaBoard<N>& b, int last, Pick& pick, Rng& rng,
+                                                const GaScratch<N>& scr) {
     typedef Bits<GoGeo<N>::W> B;
     const int S = GoGeo<N>::S;
-    const B empty = b.empty();
     const B at_last = onehot<GoGeo<N>::W>(last);
-    B pending = (at_last | nbrs<N>(at_last)) & (b.own | b.opp);
+    B pending = (at_last | nbrs<N>(at_last)) & (b.aown | b.aopp);
+    if (!any(pending)) return;
+    const B empty = b.empty();
     while (any(pending)) {
-        B chain = lowest_set(pending);
-        const bool mine = any(chain & b.own);
-        // A copy, word by word: a reference to one of the two sets would
-        // put both in local memory.
-        B color;
-#pragma unroll
-        for (int i = 0; i < GoGeo<N>::W; ++i) color.w[i] = mine ? b.own.w[i] : b.opp.w[i];
-        const int libs = gbp_grow_libs<N>(chain, color, empty);
-        // Whole when in atari, so every chain in atari is seen once (the
-        // CPU's heads list); a chain with two liberties may be grown
-        // again from another stone, and is skipped again.
+        const B seed = lowest_set(pending);
+        const bool mine = any(seed & b.aown);
+        const B chain = GaBoard<N>::flood(seed, GaBoard<N>::pick(mine, b.aown, b.aopp));
         pending = andnot(pending, chain);
-        if (libs != 1) continue;
-        const B lib = nbrs<N>(chain) & empty;
-        const int l = select_bit(lib, 0);
+        const B around = nbrs<N>(chain);
+        const int l = select_bit(around & empty, 0);
         if (!mine) {
             if (l != b.ko) pick.add(l, 1, rng);
             continue;
         }
-        B foes = nbrs<N>(chain) & b.opp;
+        B foes = around & b.aopp;
         while (any(foes)) {
-            B e = lowest_set(foes);
-            const int elibs = gbp_grow_libs<N>(e, b.opp, empty);
+            const B e = GaBoard<N>::flood(lowest_set(foes), b.aopp);
             foes = andnot(foes, e);
-            if (elibs != 1) continue;
             const int m = select_bit(nbrs<N>(e) & empty, 0);
             if (m == b.ko) continue;
             // Adjacent (own, opponent) stone pairs, one direction at a
@@ -140,25 +135,22 @@ __device__ __forceinline__ void gbp_atari_moves(const GbBoard<N>& b, int last, P
                               popc(shr(chain, S) & e);
             pick.add(m, pairs, rng);
         }
-        if (l != b.ko && gbp_move_kind<N>(b, lib) == 2) pick.add(l, 1, rng);
+        if (l != b.ko && gbp_move_kind<N>(b, l, scr) == 2) pick.add(l, 1, rng);
     }
 }
 
-// Bits pos .. pos + 4 of `a` (0 beyond its words; pos may be negative).
-// Each word is shifted to where it lands and or-ed in: picking the word by
-// index instead (a select per word) is turned by the compiler into an
-// indexed load, which puts the whole board in local memory.
-template <int W>
-__device__ __forceinline__ u32 gbp_field5(const Bits<W>& a, int pos) {
-    u32 r = 0;
-#pragma unroll
-    for (int k = 0; k < W; ++k) {
-        const int sh = 32 * k - pos;  // where bit 0 of word k lands
-        const u32 up = sh >= 0 && sh < 32 ? a.w[k] << (sh & 31) : 0u;
-        const u32 down = sh < 0 && sh > -32 ? a.w[k] >> (-sh & 31) : 0u;
-        r |= up | down;
-    }
-    return r & 31u;
+// Bits pos .. pos + 4 of the set `set` in this thread's scratch (0 beyond
+// its words; pos may be negative, down to -2 S - 2): two shared loads at a
+// word chosen at run time. Picking the word from registers instead takes a
+// shift and a select per word of the board (an index into a register array
+// would put the board in local memory).
+template <int N>
+__device__ __forceinline__ u32 gbp_field5(const GaScratch<N>& scr, int set, int pos) {
+    const int W = GoGeo<N>::W;
+    const int w = ((pos + 64) >> 5) - 2;  // floor(pos / 32) without a negative shift
+    const u32 lo = w >= 0 && w < W ? scr.at(set, w) : 0u;
+    const u32 hi = w + 1 >= 0 && w + 1 < W ? scr.at(set, w + 1) : 0u;
+    return __funnelshift_r(lo, hi, (u32)pos & 31u) & 31u;
 }
 
 // Five bits spread to the even bits of ten.
@@ -200,10 +192,17 @@ __device__ __forceinline__ int gbp_dc(int j) { return (j < 4 ? j : j + 1) % 3 - 
 // neighbourhoods of all eight: per row, two bits per cell (own 1,
 // opponent 2, off the board 3), cells in column order, and the code of a
 // point packs its neighbours as patterns.rs does: the row above
-// (+S; columns -1, 0, +1), left, right, the row below.
+// (+S; columns -1, 0, +1), left, right, the row below. The rows come from
+// the board stored in the thread's scratch (OWN and OPP, free between
+// plays).
 template <int N>
-__device__ __forceinline__ u32 gbp_pattern_moves(const GbBoard<N>& b, int last) {
+__device__ __forceinline__ u32 gbp_pattern_moves(const GbBoard<N>& b, int last, const GaScratch<N>& scr) {
     const int S = GoGeo<N>::S;
+#pragma unroll
+    for (int i = 0; i < GoGeo<N>::W; ++i) {
+        scr.at(scr.OWN, i) = b.own.w[i];
+        scr.at(scr.OPP, i) = b.opp.w[i];
+    }
     const int r = last / S, c = last % S;
     // Columns c - 2 .. c + 2 that are on the board.
     const int lo = c >= 2 ? 0 : 2 - c, hi = c + 2 < N ? 4 : N + 1 - c;
@@ -214,7 +213,8 @@ __device__ __forceinline__ u32 gbp_pattern_moves(const GbBoard<N>& b, int last) 
         const int row = r + k - 2;
         const u32 edge = row >= 0 && row < N ? (~cols & 31u) : 31u;
         const int pos = last + (k - 2) * S - 2;
-        v[k] = gbp_spread5(gbp_field5(b.own, pos) | edge) | gbp_spread5(gbp_field5(b.opp, pos) | edge) << 1;
+        v[k] = gbp_spread5(gbp_field5<N>(scr, scr.OWN, pos) | edge) |
+               gbp_spread5(gbp_field5<N>(scr, scr.OPP, pos) | edge) << 1;
     }
     u32 found = 0;
 #pragma unroll
@@ -230,19 +230,23 @@ __device__ __forceinline__ u32 gbp_pattern_moves(const GbBoard<N>& b, int last) 
 }
 
 // gb_leaf_playouts (go_bits.cu: the same leaf loading, statistics and warp
-// structure) written out with the Patterns policy's move choice. Through
-// gb_leaf_playouts, as a policy whose step returns GB_AGAIN after a
-// rejection, it played the same playouts (devbench digests unchanged) but
-// slower (H200, 256 x 2048: 19x19 0.70 M against 0.79 M playouts/s, 13x13
-// 5.39-5.40 M against 5.81-5.82 M, 9x9 25.7-25.8 M against 26.8-27.0 M;
-// this kernel's 19x19 code already overflows the instruction cache), so
-// it keeps its own loop.
+// structure) written out with the Patterns policy's move choice, on a
+// GaBoard whose leaf atari sets and scratch are go_bits_atari.cu's
+// (GaPolicy). A policy step returning GB_AGAIN after a rejection through
+// gb_leaf_playouts played the same playouts as this loop on the plain board
+// but slower (H200, 256 x 2048: 19x19 0.70 M against 0.79 M playouts/s),
+// so the loop stays written out. Each of gbp_move_kind and
+// GaBoard::candidates has one call site in it: the 19x19 code outgrew the
+// instruction cache before (docs/gpu-kernels-19x19.md).
 template <int N>
 __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const GoLeaf* __restrict__ leaves,
                                          u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
     typedef GoGeo<N> G;
     typedef Bits<G::W> B;
-    enum { NEW_MOVE, PATTERN, RANDOM };
+    // A lane's state between warp steps: a move to start; pattern
+    // candidates to draw from; the random candidates to compute (and draw
+    // from); random candidates to draw from.
+    enum { NEW_MOVE, PATTERN, CANDIDATES, RANDOM };
     __shared__ SharedStats head;
     __shared__ u32 tables[5 * G::P];
     const u32 leaf = blockIdx.y;
@@ -252,16 +256,24 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
     clear_shared(tables, &head, G::P);
     __shared__ u32 start[2][G::W];
     __shared__ u32 first[2 * G::W * GB_BLOCK];  // [colour][word][thread]
+    __shared__ u32 start_atari[2][G::W];
+    __shared__ u32 scratch[GaScratch<N>::SETS * G::W * GB_BLOCK];
+    GaPolicy<N> leaf_atari = {start_atari, {scratch + threadIdx.x}};
+    const GaScratch<N> scr = leaf_atari.scr;
+#pragma unroll
+    for (int i = 0; i < G::W; ++i) scr.at(scr.BACK, i) = 0;
     const GoLeaf info = leaves[leaf];
     gb_load_leaf<N>(boards + (u64)leaf * G::P, start);
+    leaf_atari.prepare(start);
     const int start_ko = info.ko >= 0 ? G::bit_of(info.ko) : -1;
     const int start_last = info.last >= 0 && info.last < G::P ? G::bit_of(info.last) : -1;
     const u32 stride = gridDim.x * blockDim.x;
     for (u32 k0 = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); k0 < playouts_per_leaf; k0 += stride) {
         const u32 k = k0 + (threadIdx.x & 31);
         const bool active = k < playouts_per_leaf;
-        GbBoard<N> b;
+        GaBoard<N> b;
         gb_start<N>(b, info, start, first, start_ko);
+        leaf_atari.begin(b, info);
         Rng rng(playout_seed(seed, leaf, k));
         int passes = info.passes;
         int last = start_last;  // bit of the last move, -1 after a pass
@@ -273,55 +285,61 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
             if (done) continue;
             int p = -1;
             if (phase == NEW_MOVE) {
-                phase = RANDOM;
+                phase = CANDIDATES;
                 if (last >= 0) {
                     if (rng.next_f32() < GBP_PROB_ATARI_MOVE) {
                         GbpPick pick = {-1, 0};
-                        gbp_atari_moves<N>(b, last, pick, rng);
+                        gbp_atari_moves<N>(b, last, pick, rng, scr);
                         p = pick.chosen;
                     }
                     if (p < 0 && rng.next_f32() < GBP_PROB_PATTERN_MOVE) {
-                        pat = gbp_pattern_moves<N>(b, last);
+                        pat = gbp_pattern_moves<N>(b, last, scr);
                         if (pat != 0) phase = PATTERN;
                     }
                 }
-                if (p < 0 && phase == RANDOM) {
-                    cand = gb_candidates<N>(b);
-                    n = popc(cand);
-                }
             }
-            if (p < 0 && phase == PATTERN) {
-                // The k-th candidate: clear the k lowest, take the lowest.
-                int k = (int)rng.below((u32)__popc(pat));
-                u32 m = pat;
+            if (p < 0 && phase == CANDIDATES) {
+                cand = b.candidates();
+                n = popc(cand);
+                phase = RANDOM;
+            }
+            if (p < 0) {
+                // One draw: a pattern candidate or a random one.
+                int q = -1, j = 0;
+                if (phase == PATTERN) {
+                    // The k-th candidate: clear the k lowest, take the lowest.
+                    const int kth = (int)rng.below((u32)__popc(pat));
+                    u32 m = pat;
 #pragma unroll
-                for (int i = 0; i < 7; ++i) m = i < k ? m & (m - 1) : m;
-                const int j = __ffs(m) - 1;
-                const int q = last + gbp_dr(j) * G::S + gbp_dc(j);
-                if (gbp_move_kind<N>(b, onehot<G::W>(q)) != 2) {
-                    pat &= ~(1u << j);
-                    if (pat == 0) {
-                        phase = RANDOM;
-                        cand = gb_candidates<N>(b);
-                        n = popc(cand);
+                    for (int i = 0; i < 7; ++i) m = i < kth ? m & (m - 1) : m;
+                    j = __ffs(m) - 1;
+                    q = last + gbp_dr(j) * G::S + gbp_dc(j);
+                } else if (n > 0) {
+                    q = select_bit(cand, (int)rng.below((u32)n));
+                }
+                if (q >= 0) {
+                    const int kind = gbp_move_kind<N>(b, q, scr);
+                    // Pattern draws drop every suicide and self-atari;
+                    // random ones (never suicide) self-ataris at a rate.
+                    const bool reject = phase == PATTERN
+                                            ? kind != 2
+                                            : kind == 0 || (kind == 1 && rng.next_f32() < GBP_PROB_REJECT_SELF_ATARI);
+                    if (reject) {
+                        if (phase == PATTERN) {
+                            pat &= ~(1u << j);
+                            if (pat == 0) phase = CANDIDATES;
+                        } else {
+                            cand = andnot(cand, onehot<G::W>(q));
+                            --n;
+                        }
+                        continue;
                     }
-                    continue;
+                    p = q;
                 }
-                p = q;
-            } else if (p < 0 && n > 0) {
-                const int q = select_bit(cand, (int)rng.below((u32)n));
-                const B at = onehot<G::W>(q);
-                const int kind = gbp_move_kind<N>(b, at);
-                if (kind == 0 || (kind == 1 && rng.next_f32() < GBP_PROB_REJECT_SELF_ATARI)) {
-                    cand = andnot(cand, at);
-                    --n;
-                    continue;
-                }
-                p = q;
             }
             if (p >= 0) {
-                // Not suicide (gbp_move_kind said so), so this plays.
-                b.template try_play<0>(onehot<G::W>(p));
+                // Legal (a candidate, a capture, or gbp_move_kind said so).
+                b.play(p, scr);
                 gb_note_first<N>(first, p, b.me);
                 passes = 0;
             } else {

@@ -1,8 +1,11 @@
 // CPU check of the Go pattern kernel (go_bits_patterns.cu) against the CPU
 // Patterns policy, from reference data the Rust side writes
 // (src/sim/go_rollout/hostcheck.rs; run.sh runs both):
-//   helpers  on every empty point of 630 positions: eye, legality and
-//            self-atari (gbp_move_kind), the pattern candidates around
+//   helpers  on every empty point of 1,180 positions (9x9, 13x13, 19x19)
+//            on the kernel's board (GaBoard, its atari sets found from
+//            the stones): eye, the random candidates (legal, not eye, not
+//            ko), legality and self-atari (gbp_move_kind, its liberty
+//            counts on the board's window), the pattern candidates around
 //            every point (gbp_pattern_moves), and the atari candidates
 //            with their multiplicities around the last move
 //            (gbp_atari_moves), all equal to the CPU board's answers;
@@ -28,8 +31,8 @@ static std::istream& operator>>(std::istream& in, Header& h) {
 }
 
 template <int N>
-static GbBoard<N> board_of(const Header& h) {
-    GbBoard<N> b;
+static GaBoard<N> board_of(const Header& h) {
+    GaBoard<N> b;
     b.own = b.opp = none<GoGeo<N>::W>();
     b.me = h.to_move - 1;
     for (int p = 0; p < N * N; ++p) {
@@ -40,7 +43,17 @@ static GbBoard<N> board_of(const Header& h) {
     }
     b.ko = h.ko >= 0 ? GoGeo<N>::bit_of(h.ko) : -1;
     b.captured_black = b.captured_white = 0;
+    const auto empty = b.empty();
+    b.aown = GaBoard<N>::atari_stones(b.own, empty);
+    b.aopp = GaBoard<N>::atari_stones(b.opp, empty);
     return b;
+}
+
+// One thread's scratch (GaScratch) for the helpers, its BACK set zero.
+template <int N>
+static GaScratch<N> scratch() {
+    static std::vector<u32> words(GaScratch<N>::SETS * GoGeo<N>::W * GB_BLOCK, 0u);
+    return GaScratch<N>{words.data()};
 }
 
 // Collects the atari candidates' multiplicities instead of drawing.
@@ -58,17 +71,20 @@ template <int N>
 static void helpers(const Header& h, const std::string& eye, const std::string& legal, const std::string& self_atari,
                     const std::string& match, const std::string& cands, long counts[4]) {
     typedef GoGeo<N> G;
-    const GbBoard<N> b = board_of<N>(h);
+    const GaBoard<N> b = board_of<N>(h);
+    const GaScratch<N> scr = scratch<N>();
     const auto eyes = b.eyes();
+    const auto cand = b.candidates();
     for (int p = 0; p < G::P; ++p) {
         if (h.colors[p] != '0') continue;
         const auto at = onehot<G::W>(G::bit_of(p));
         if (any(eyes & at) != (eye[p] == '1')) fail("eye", h, p);
+        if (any(cand & at) != (legal[p] == '1' && eye[p] == '0' && p != h.ko)) fail("candidates", h, p);
         if (p == h.ko) {
             if (legal[p] != '0') fail("ko legal", h, p);
             continue;
         }
-        const int kind = gbp_move_kind<N>(b, at);
+        const int kind = gbp_move_kind<N>(b, G::bit_of(p), scr);
         if ((kind != 0) != (legal[p] == '1')) fail("legal", h, p);
         if ((kind <= 1) != (self_atari[p] == '1')) fail("self-atari", h, p);
         counts[0]++;
@@ -76,7 +92,7 @@ static void helpers(const Header& h, const std::string& eye, const std::string& 
     }
     // Pattern candidates around every point, as if it were the last move.
     for (int q = 0; q < G::P; ++q) {
-        const unsigned got = gbp_pattern_moves<N>(b, G::bit_of(q));
+        const unsigned got = gbp_pattern_moves<N>(b, G::bit_of(q), scr);
         unsigned want = 0;
         for (int j = 0; j < 8; ++j) {
             const int r = q / N + gbp_dr(j), c = q % N + gbp_dc(j);
@@ -90,7 +106,7 @@ static void helpers(const Header& h, const std::string& eye, const std::string& 
     if (h.last >= 0) {
         Recorder rec;
         Rng rng(1);
-        gbp_atari_moves<N>(b, G::bit_of(h.last), rec, rng);
+        gbp_atari_moves<N>(b, G::bit_of(h.last), rec, rng, scr);
         std::map<int, unsigned> want;
         unsigned total = 0;
         if (cands != "-") {

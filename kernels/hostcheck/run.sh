@@ -64,10 +64,11 @@ cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go
 g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/go_rows.cpp" -o "$out/go_rows"
 "$out/go_rows" "${5:-40}"
 # The Go pattern kernel: common.cuh, go_weights.cu (the pattern table),
-# go.cu, go_bitset.cu, go_bits.cu, go_bits_patterns.cu as NVRTC sees them, minus the entry
-# points; the CPU side's reference data written by
+# go.cu, go_bitset.cu, go_bits.cu, go_bits_atari.cu, go_bits_patterns.cu as NVRTC sees
+# them, minus the entry points; the CPU side's reference data written by
 # src/sim/go_rollout/hostcheck.rs (for go_points too: one cargo run).
-cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bitset.cu" "$here/../go_bits.cu" "$here/../go_bits_patterns.cu" |
+cat "$here/../common.cuh" "$here/../go_weights.cu" "$here/../go.cu" "$here/../go_bitset.cu" "$here/../go_bits.cu" \
+    "$here/../go_bits_atari.cu" "$here/../go_bits_patterns.cu" |
     grep -v '^GO_ENTRY(\|^GO_BITS_ENTRY(\|^GO_BITS_PATTERNS_ENTRY(' |
     sed 's/extern __shared__ __align__(16) unsigned char dynamic_shared\[\];//' >"$out/go_patterns_src.inc"
 g++ -std=c++20 -O2 -w -pthread -I"$out" -I"$here" "$here/go_patterns.cpp" -o "$out/go_patterns"
