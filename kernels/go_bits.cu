@@ -23,9 +23,9 @@
 // Threads per block of the playout kernel (the host's PLAYOUT_BLOCK).
 #define GB_BLOCK 128
 
-// Steps along strings that `sure_suicides` takes in the pattern kernel
-// (see there; go_rows.cu computes the 0-step set; the light kernel's are
-// in GbLight). H200, 256 leaves x 2048 light playouts, 9x9 / 13x13 /
+// Steps along strings that `sure_suicides` takes by default (the warp
+// model's and go_exact's candidates; see there; go_rows.cu computes the
+// 0-step set; the light kernel's are in GbLight). H200, 256 leaves x 2048 light playouts, 9x9 / 13x13 /
 // 19x19: 0 steps 102 / 27.0 / 6.4 M, 4 steps 123-127 / 34.3-34.9 / 7.6 M;
 // 6 steps no better, 8 and 12 slower (docs/gpu-kernels.md, "Certain suicides
 // along strings").
@@ -232,7 +232,7 @@ struct GbBoard {
     // H200, 256 leaves x 2048 light playouts, 9x9: NEAR 0 / 1 / 2 / 4 gave
     // 96.8 / 103.3 / 101.4 / 97.6 M playouts/s (two runs each). The pattern
     // kernel, which rejects self-atari and so meets fewer big dead
-    // strings, was 1.5-3% slower with 1, so it keeps 0. On 19x19, since
+    // strings, was 1.5-3% slower with 1 when it played here. On 19x19, since
     // the certain suicides took 4 steps, 0 is faster (GbLight).
     //
     // GROW2: `grow`'s two-step form.
