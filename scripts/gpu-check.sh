@@ -48,5 +48,7 @@ fi
 "$bin" --game havannah bench --backend cuda --search --seconds 5 --size 10 --gpu-playouts 512
 "$bin" --game havannah bench --backend cuda --search --seconds 5 --size 10 --gpu-playouts 512 --gpu-policy random
 "$bin" bench --backend cuda --search --seconds 5 --size 9
+# The 19x19 search with the engine's defaults (the pattern kernel).
+"$bin" bench --backend cuda --search --seconds 5 --size 19
 # All-moves mode: every legal move rated with 2048 playouts in one batch.
 "$bin" bench --backend cuda --all-moves --playouts 2048

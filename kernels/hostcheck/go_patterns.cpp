@@ -13,6 +13,7 @@
 //            and mean score per position within 4 standard errors of the
 //            CPU policy's (the light kernel's figures printed beside).
 // Usage: go_patterns DATA_DIR [playouts per position] [seed]
+// (0 playouts: the helpers only)
 #include "block_shim.h"
 #include "go_patterns_src.inc"
 #include <cmath>
@@ -220,7 +221,7 @@ int main(int argc, char** argv) {
                positions, counts[0], counts[1], counts[2], counts[3], failures);
         if (positions == 0) failures++;
     }
-    {
+    if (n > 0) {
         std::ifstream in(dir + "/go_stats.txt");
         std::string tag;
         double worst = 0;

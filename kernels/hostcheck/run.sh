@@ -76,6 +76,10 @@ mkdir -p "$out/go_data"
 (cd "$here/../.." && WARPSTONE_HOSTCHECK_DIR="$out/go_data" WARPSTONE_HOSTCHECK_POINT_PLAYOUTS="${6:-400}" \
     cargo test --release --lib -q write_gpu_hostcheck_data >/dev/null)
 "$out/go_patterns" "$out/go_data" "${3:-1024}"
+# The helpers again with a window of 3 words on 19x19 and 13x13 (the whole
+# board on 9x9): more self-atari counts leave the window.
+g++ -std=c++20 -O2 -w -pthread -DGA_WINDOW=3 -I"$out" -I"$here" "$here/go_patterns.cpp" -o "$out/go_patterns3"
+"$out/go_patterns3" "$out/go_data" 0
 # The Amazons evaluation kernel as host C++, against the CPU's values
 # (written by the same cargo run: write_gpu_hostcheck_data_amazons).
 g++ -std=c++17 -O2 -w -I"$here" "$here/amazons.cpp" -o "$out/amazons"
