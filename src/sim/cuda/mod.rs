@@ -99,8 +99,8 @@ pub mod tuning {
     /// 19.8M, shared 12.1M, local 8.1M, point-per-thread 5.2M; 13x13
     /// bitboard 26.1M, row-per-lane 9.5M, shared 2.9M, local 2.5M, point
     /// 1.4M; 19x19 bitboard 6.09M, row-per-lane 4.21M, local 1.00M, shared
-    /// 0.73M, point 0.30M. Patterns (the default, bitboard only): 18.6M /
-    /// 3.23M / 0.44M. 3x3, point per thread against the compact board:
+    /// 0.73M, point 0.30M. Patterns (the default, bitboard only, on the atari
+    /// board; H100): 50.8M / 12.6M / 2.33M (docs/gpu-kernels-19x19.md). 3x3, point per thread against the compact board:
     /// 4.10M / 2.68M on 9x9, 1.11M / 1.23M on 13x13, 0.26M / 0.32M on
     /// 19x19; M2 3.90M / 2.22M, 1.05M / 1.11M, 0.24M / 0.29M. The point
     /// kernel wins on 9x9 only, as Iwakawa et al. (2011) found.
