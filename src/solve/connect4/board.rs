@@ -50,6 +50,29 @@ impl<const W: usize, const H: usize> Board<W, H> {
         self.current + self.mask + Self::BOTTOM
     }
 
+    /// The key shared by the position and its mirror image (the smaller of
+    /// the two), and whether it is the mirror image's: both have the same
+    /// score, and a search from a symmetric position (the empty board
+    /// first of all) meets each line and its mirror image.
+    #[inline(always)]
+    pub fn canonical_key(&self) -> (u64, bool) {
+        let key = self.key();
+        let field = (1u64 << Self::STRIDE) - 1;
+        let mut mirror = 0;
+        let mut c = 0;
+        while c < W {
+            let shift = c as u32 * Self::STRIDE;
+            let back = (W - 1 - c) as u32 * Self::STRIDE;
+            mirror |= (key >> shift & field) << back;
+            c += 1;
+        }
+        if mirror < key {
+            (mirror, true)
+        } else {
+            (key, false)
+        }
+    }
+
     /// Every cell of column `c` (0-based).
     #[inline(always)]
     pub const fn column_mask(c: usize) -> u64 {

@@ -2,7 +2,8 @@
 //! transposition table of bounds, centre-first and threat-count move
 //! ordering, moves that lose at once never searched, and null-window
 //! searches that narrow the score down (the techniques of Pons' tutorial
-//! and Tromp's Fhourstones, written anew here).
+//! and Tromp's Fhourstones, written anew here); a position and its mirror
+//! image share one table entry.
 //!
 //! Scores follow Pons' convention, generalised to any board of `C` cells:
 //! the side that makes four with a stone played when `m` stones were on
@@ -146,17 +147,22 @@ impl<'a> Solver<'a> {
             (-(cells - n) / 2, (cells + 1 - n) / 2)
         };
         while min < max {
-            // Null windows near 0 first: most of the tree proves a sign.
+            // Pons' order: bisection, each probe moved halfway towards 0.
+            // Probing 0 first and then stepping outward (1, 2, 4, ...)
+            // searched 30% fewer nodes on the empty 7x5 board but 19% more
+            // on 6x6 and 26% more on Pons' Test_L1_R2 (docs/connect4.md).
             let mut med = min + (max - min) / 2;
             if med <= 0 && min / 2 < med {
                 med = min / 2;
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
+            let nodes = self.nodes;
             let r = self.negamax(&board, &order, med, med + 1);
             if self.aborted {
                 return None;
             }
+            tracing::trace!(med, r, nodes = self.nodes - nodes, "probe");
             if r <= med {
                 max = r;
             } else {
@@ -218,7 +224,11 @@ impl<'a> Solver<'a> {
             }
         }
         let mut max = (cells - 1 - n) / 2;
-        let slot = self.table.slot(board.key());
+        let start = self.nodes;
+        let (key, mirrored) = board.canonical_key();
+        let slot = self.table.slot(key);
+        // A column as the table holds it (mirrored with the key), and back.
+        let flip = |c: usize| if mirrored { W - 1 - c } else { c };
         // The move that proved a lower bound before, tried first: the
         // null-window searches go over the same tree again and again.
         let mut first = 0u64;
@@ -231,7 +241,7 @@ impl<'a> Solver<'a> {
                         return alpha;
                     }
                 }
-                first = column.map_or(0, |c| next & Board::<W, H>::column_mask(c));
+                first = column.map_or(0, |c| next & Board::<W, H>::column_mask(flip(c)));
             }
             None => {}
         }
@@ -271,14 +281,16 @@ impl<'a> Solver<'a> {
             }
             if score >= beta {
                 let column = Board::<W, H>::column_of(cell);
-                self.table.store(slot, Bound::Lower(score), column);
+                self.table
+                    .store(slot, Bound::Lower(score), flip(column), self.nodes - start);
                 return score;
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.table.put_at(slot, Bound::Upper(alpha));
+        self.table
+            .store(slot, Bound::Upper(alpha), 0, self.nodes - start);
         alpha
     }
 }

@@ -145,3 +145,19 @@ fn threads_sharing_a_table_find_the_same_scores() {
         }
     }
 }
+
+#[test]
+fn a_position_and_its_mirror_image_share_one_key() {
+    let shape = Shape::new(7, 6).unwrap();
+    let board = |moves: &str| Board::<7, 6>::new(&Position::from_moves(shape, moves).unwrap());
+    let (key, mirrored) = board("1124").canonical_key();
+    let (mirror_key, mirror_mirrored) = board("7764").canonical_key();
+    assert_eq!(key, mirror_key);
+    assert_ne!(mirrored, mirror_mirrored);
+    // A symmetric position is its own mirror image.
+    assert_eq!(board("4444").canonical_key(), (board("4444").key(), false));
+    assert_ne!(
+        board("1124").canonical_key().0,
+        board("1134").canonical_key().0
+    );
+}
