@@ -225,7 +225,6 @@ impl<'a> Solver<'a> {
             }
         }
         let mut max = (cells - 1 - n) / 2;
-        let start = self.nodes;
         let (key, mirrored) = board.canonical_key();
         let slot = self.table.slot(key);
         // A column as the table holds it (mirrored with the key), and back.
@@ -282,16 +281,14 @@ impl<'a> Solver<'a> {
             }
             if score >= beta {
                 let column = Board::<W, H>::column_of(cell);
-                self.table
-                    .store(slot, Bound::Lower(score), flip(column), self.nodes - start);
+                self.table.store(slot, Bound::Lower(score), flip(column));
                 return score;
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.table
-            .store(slot, Bound::Upper(alpha), 0, self.nodes - start);
+        self.table.put_at(slot, Bound::Upper(alpha));
         alpha
     }
 }

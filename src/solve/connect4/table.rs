@@ -1,19 +1,11 @@
 //! The transposition table: one `AtomicU64` per slot, so that several
-//! search threads can share it without locks, and two slots a bucket (16
-//! bytes, one cache line). A slot holds the position's key divided by the
-//! table's prime number of buckets (the remainder is the bucket, so key
-//! and bucket together give the whole key back: no two positions are ever
-//! confused) above the search's work under the bound (6 bits: the bit
-//! length of its node count), the column of the move that proved a lower
-//! bound (3 bits; the search tries it first when it comes back) and an
-//! 8-bit bound. An empty slot is 0; every stored bound byte is at least 1.
-//!
-//! The bucket's first slot keeps the entry that cost the most work, the
-//! second takes whatever the first does not (an entry the first gives up
-//! moves there): a proof of billions of nodes (the empty 7x6 board) passes
-//! many times more positions through the table than it holds, and with
-//! one slot a bucket the bounds near the root, each worth a large subtree,
-//! were overwritten by leaves.
+//! search threads can share it without locks. A slot holds the position's
+//! key divided by the table's prime size (the remainder is the slot
+//! number, so key and slot together give the whole key back: no two
+//! positions are ever confused) above the column of the move that proved a
+//! lower bound (3 bits; the search tries it first when it comes back) and
+//! an 8-bit bound. An empty slot is 0; every stored bound byte is at least
+//! 1.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -31,26 +23,22 @@ pub enum Bound {
 const OFFSET: i32 = 64;
 /// Lower bounds are stored above every upper bound.
 const LOWER: i32 = 128;
-/// Bits below the work: the bound byte and the move's column.
-const WORK_SHIFT: u32 = 11;
-/// Bits below the tag: the bound byte, the move's column and the work.
-const TAG_SHIFT: u32 = 17;
+/// Bits below the tag: the bound byte and the move's column.
+const TAG_SHIFT: u32 = 11;
 
 pub struct Table {
     slots: Vec<AtomicU64>,
-    /// Buckets, two slots each (a prime).
     size: u64,
 }
 
 impl Table {
-    /// A table of at least `slots` entries (buckets of two, a prime number
-    /// of them), 8 bytes each.
+    /// A table of at least `slots` entries (the next prime), 8 bytes each.
     pub fn new(slots: usize) -> Table {
-        // At least 2^17 buckets, so that a 64-bit key's tag fits above its
-        // 17 bits.
-        let size = next_prime((slots / 2).max(1 << TAG_SHIFT) as u64);
+        // At least 2^11 slots, so that a 64-bit key's tag fits above its
+        // 11 bits.
+        let size = next_prime(slots.max(1 << TAG_SHIFT) as u64);
         let table = Table {
-            slots: (0..2 * size).map(|_| AtomicU64::new(0)).collect(),
+            slots: (0..size).map(|_| AtomicU64::new(0)).collect(),
             size,
         };
         advise_huge_pages(&table.slots);
@@ -71,37 +59,43 @@ impl Table {
         }
     }
 
-    /// Where `key` lives: its bucket and the tag stored there (one
-    /// division gives both, and a search node needs them for a look-up and
-    /// a store).
+    /// Where `key` lives: its slot and the tag stored there (one division
+    /// gives both, and a search node needs them for a look-up and a store).
     #[inline]
     pub fn slot(&self, key: u64) -> Slot {
         Slot {
-            index: 2 * (key % self.size) as usize,
+            index: (key % self.size) as usize,
             tag: key / self.size,
         }
     }
 
     #[inline]
     pub fn get(&self, key: u64) -> Option<Bound> {
-        self.probe(self.slot(key)).map(|(bound, _)| bound)
+        self.get_at(self.slot(key))
     }
 
     #[inline]
     pub fn put(&self, key: u64, bound: Bound) {
-        self.store(self.slot(key), bound, 0, 0)
+        self.put_at(self.slot(key), bound)
+    }
+
+    #[inline]
+    pub fn get_at(&self, slot: Slot) -> Option<Bound> {
+        self.probe(slot).map(|(bound, _)| bound)
+    }
+
+    #[inline]
+    pub fn put_at(&self, slot: Slot, bound: Bound) {
+        self.store(slot, bound, 0)
     }
 
     /// The bound stored for the slot's key, and with a lower bound the
     /// column of the move that proved it.
     #[inline]
     pub fn probe(&self, slot: Slot) -> Option<(Bound, Option<usize>)> {
-        let mut entry = self.slots[slot.index].load(Ordering::Relaxed);
-        if entry >> TAG_SHIFT != slot.tag || entry == 0 {
-            entry = self.slots[slot.index + 1].load(Ordering::Relaxed);
-            if entry >> TAG_SHIFT != slot.tag || entry == 0 {
-                return None;
-            }
+        let entry = self.slots[slot.index].load(Ordering::Relaxed);
+        if entry == 0 || entry >> TAG_SHIFT != slot.tag {
+            return None;
         }
         let byte = (entry & 0xFF) as i32;
         Some(if byte >= LOWER {
@@ -113,28 +107,16 @@ impl Table {
     }
 
     /// Stores `bound` for the slot's key; `column` (0-7) is the move that
-    /// proved a lower bound (ignored with an upper one), `nodes` the
-    /// positions searched to find it (which of two entries to keep).
+    /// proved a lower bound (ignored with an upper one).
     #[inline]
-    pub fn store(&self, slot: Slot, bound: Bound, column: usize, nodes: u64) {
+    pub fn store(&self, slot: Slot, bound: Bound, column: usize) {
         let (byte, column) = match bound {
             Bound::Upper(v) => (v + OFFSET, 0),
             Bound::Lower(v) => (v + OFFSET + LOWER, column as u64 & 7),
         };
         debug_assert!((1..256).contains(&byte));
-        let work = u64::from((u64::BITS - nodes.leading_zeros()).min(63));
-        let entry = slot.tag << TAG_SHIFT | work << WORK_SHIFT | column << 8 | byte as u64;
-        let (first, second) = (&self.slots[slot.index], &self.slots[slot.index + 1]);
-        let old = first.load(Ordering::Relaxed);
-        let old_work = old >> WORK_SHIFT & 63;
-        if old >> TAG_SHIFT == slot.tag || old == 0 {
-            first.store(entry, Ordering::Relaxed);
-        } else if work >= old_work {
-            second.store(old, Ordering::Relaxed);
-            first.store(entry, Ordering::Relaxed);
-        } else {
-            second.store(entry, Ordering::Relaxed);
-        }
+        let entry = slot.tag << TAG_SHIFT | column << 8 | byte as u64;
+        self.slots[slot.index].store(entry, Ordering::Relaxed);
     }
 }
 
@@ -200,42 +182,19 @@ mod tests {
     #[test]
     fn bounds_come_back_and_other_keys_miss() {
         let table = Table::new(3000);
-        let size = table.size;
-        assert_eq!(size, next_prime(1 << TAG_SHIFT));
-        assert_eq!(table.slots.len() as u64, 2 * size);
+        assert_eq!(table.size, 3001);
         table.put(5, Bound::Upper(-29));
-        table.put(5 + size, Bound::Lower(29));
-        // Same bucket, both kept.
-        assert_eq!(table.get(5), Some(Bound::Upper(-29)));
-        assert_eq!(table.get(5 + size), Some(Bound::Lower(29)));
+        table.put(5 + 3001, Bound::Lower(29));
+        // Same slot, so the second replaced the first.
+        assert_eq!(table.get(5), None);
+        assert_eq!(table.get(5 + 3001), Some(Bound::Lower(29)));
         let slot = table.slot(9);
-        table.store(slot, Bound::Lower(-3), 6, 100);
+        table.store(slot, Bound::Lower(-3), 6);
         assert_eq!(table.probe(slot), Some((Bound::Lower(-3), Some(6))));
-        table.store(slot, Bound::Upper(-3), 6, 100);
+        table.store(slot, Bound::Upper(-3), 6);
         assert_eq!(table.probe(slot), Some((Bound::Upper(-3), None)));
         table.put(u64::MAX, Bound::Upper(0));
         assert_eq!(table.get(u64::MAX), Some(Bound::Upper(0)));
         assert_eq!(table.get(7), None);
-    }
-
-    #[test]
-    fn a_bucket_keeps_its_costliest_entry() {
-        let table = Table::new(3000);
-        let size = table.size;
-        let key = |k: u64| 11 + k * size;
-        table.store(table.slot(key(0)), Bound::Upper(1), 0, 1 << 30);
-        // Cheaper entries pass through the second slot.
-        for k in 1..5 {
-            table.store(table.slot(key(k)), Bound::Lower(k as i32), 2, 10);
-        }
-        assert_eq!(table.get(key(0)), Some(Bound::Upper(1)));
-        assert_eq!(table.get(key(3)), None);
-        assert_eq!(table.get(key(4)), Some(Bound::Lower(4)));
-        // A costlier one takes the first slot; the entry it displaces
-        // moves to the second.
-        table.store(table.slot(key(5)), Bound::Lower(5), 1, 1 << 40);
-        assert_eq!(table.get(key(5)), Some(Bound::Lower(5)));
-        assert_eq!(table.get(key(0)), Some(Bound::Upper(1)));
-        assert_eq!(table.get(key(4)), None);
     }
 }
