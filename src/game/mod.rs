@@ -150,6 +150,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// (what GNU Go, GoGui and Sabaki do by hand or by analysis); the plain
     /// outcome counts every stone alive, which rewards a lost stone left in
     /// the opponent's area. Games without dead stones keep the default.
+    /// The search passes real `owners` only for a finished game
+    /// (`outcome` is `Some`): a game judged before its end must not need
+    /// them.
     fn judged_outcome(&self, owners: OwnershipSums<'_>) -> Option<Outcome> {
         let _ = owners;
         self.outcome()

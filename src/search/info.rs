@@ -156,7 +156,7 @@ fn move_score<M: Copy + PartialEq>(trees: &[&Tree<M>], mv: M) -> Option<f32> {
     let (mut n, mut sum) = (0u64, 0.0f64);
     for tree in trees {
         let Some(root) = tree.root else { continue };
-        let first = tree.node(root).first_child;
+        let first = tree.node(root).first_child();
         let Some(id) = tree
             .node(root)
             .children()
@@ -191,8 +191,8 @@ pub(super) fn collect<G: Game>(
         iterations: run.iterations,
         elapsed: run.elapsed,
         nodes: trees.iter().map(|t| t.nodes.len()).sum(),
-        memory_bytes: trees.iter().map(|t| t.nodes.bytes() + t.lazy_bytes).sum(),
-        memory_capped: trees.iter().any(|t| t.memory_capped),
+        memory_bytes: trees.iter().map(|t| t.nodes.bytes() + t.lazy().bytes).sum(),
+        memory_capped: trees.iter().any(|t| t.is_memory_capped()),
         ..SearchInfo::default()
     };
     if let Some(pos) = root_pos {
@@ -264,7 +264,7 @@ pub(super) fn decide<G: Game>(
     let pos = root_pos?;
     let searched = trees
         .iter()
-        .any(|t| t.root.is_some_and(|r| t.node(r).expanded));
+        .any(|t| t.root.is_some_and(|r| t.node(r).is_expanded()));
     if !searched {
         // Never searched, or not even the root fit in memory: any legal
         // move beats no answer.

@@ -13,6 +13,7 @@
 //! played its move; everything reported is for the side to move at the root
 //! (winrates) or Black minus White (score, ownership).
 
+mod arena;
 pub mod config;
 mod info;
 mod root;
@@ -34,6 +35,8 @@ mod tests_go;
 mod tests_root;
 #[cfg(test)]
 mod tests_solver;
+#[cfg(test)]
+mod tests_threads;
 #[cfg(test)]
 mod tests_widen;
 #[cfg(test)]

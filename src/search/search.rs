@@ -1,17 +1,18 @@
 //! The search driver: threads, limits, tree reuse, reporting.
 //!
 //! Tree parallelism inside a tree, root parallelism across trees: the
-//! search grows `trees` independent trees (see [`super::root`]), each
-//! behind its own read-write lock, and `threads` workers are dealt
-//! round-robin to them. A worker descends to `leaves_per_batch` leaves
-//! under the shared lock (the node statistics are atomics; virtual loss
-//! spreads the descents out), computes an expanded node's moves and priors
-//! with no lock and attaches them under the exclusive one, simulates the
-//! batch in one `Simulator::simulate` call, and backs the results up under
-//! the shared lock again. One lock for the whole tree serialised the
-//! descents and backups: with CPU playouts of tens of microseconds they
-//! were a fifth of the work, and a second thread added nothing. The
-//! calling thread only waits, reports progress and collects the answer.
+//! search grows `trees` independent trees (see [`super::root`]), and
+//! `threads` workers are dealt round-robin to them. A worker descends to
+//! `leaves_per_batch` leaves (virtual loss spreads the descents out),
+//! expanding a node it has claimed on the way, simulates the batch in one
+//! `Simulator::simulate` call, and backs the results up, all with no lock
+//! on the tree: node statistics and expansion states are atomics and the
+//! arena grows while it is read (`tree::Node`, `super::arena`). One mutex
+//! over the whole tree serialised descents and backups (with CPU playouts
+//! of tens of microseconds, a fifth of the work: a second thread added
+//! nothing); a read-write lock still made every expansion wait for all
+//! descents in flight. The calling thread only waits, reports progress and
+//! collects the answer.
 //! Limits, counters and the seed sequence are shared by all trees; the
 //! workers' side is in [`super::workers`].
 
@@ -25,7 +26,7 @@ use super::workers::{note_root_visits, wait_and_report, RunState, Shared};
 use crate::game::Game;
 use crate::sim::Simulator;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex, RwLock};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Generic UCT search over a [`Game`].
@@ -183,13 +184,13 @@ impl<G: Game> Search<G> {
         let mut noted = Vec::new();
         let states: Vec<_> = self
             .trees
-            .iter_mut()
+            .iter()
             .filter_map(|tree| {
                 let root = tree.root?;
                 let mut visits = Vec::new();
                 note_root_visits(tree, root, &mut visits);
                 noted.push(visits);
-                Some(RwLock::new(RunState { tree, root }))
+                Some(RunState { tree, root })
             })
             .collect();
         if states.is_empty() {

@@ -50,7 +50,7 @@ fn expanded_nodes<M: Copy>(tree: &Tree<M>) -> Vec<NodeId> {
     let mut out = Vec::new();
     let mut stack: Vec<NodeId> = tree.root.into_iter().collect();
     while let Some(id) = stack.pop() {
-        if tree.node(id).expanded {
+        if tree.node(id).is_expanded() {
             out.push(id);
             stack.extend(tree.node(id).children());
         }
@@ -413,11 +413,11 @@ fn amaf_credits_first_plays_by_the_player_to_move_only() {
     let config = SearchConfig::default();
     let sim = CpuSimulator::<TicTacToe>::new();
     let root_pos = TicTacToe::new();
-    let mut tree: Tree<u8> = Tree::new(1 << 20);
+    let tree: Tree<u8> = Tree::new(1 << 20);
     let mut scratch = Scratch::default();
     let root = tree.root.unwrap();
     assert!(uct::expand(
-        &mut tree,
+        &tree,
         root,
         &root_pos,
         &sim,
@@ -425,17 +425,10 @@ fn amaf_credits_first_plays_by_the_player_to_move_only() {
         &mut scratch
     ));
     // Black plays 0 in the tree, White replies 1 in the tree.
-    let a = tree.node(root).first_child; // move 0
+    let a = tree.node(root).first_child(); // move 0
     let after_a = TicTacToe::from_moves(&[0]);
-    assert!(uct::expand(
-        &mut tree,
-        a,
-        &after_a,
-        &sim,
-        &config,
-        &mut scratch
-    ));
-    let b = tree.node(a).first_child; // move 1
+    assert!(uct::expand(&tree, a, &after_a, &sim, &config, &mut scratch));
+    let b = tree.node(a).first_child(); // move 1
     assert_eq!(tree.node(b).mv, Some(1));
     for id in [root, a, b] {
         tree.node(id).add_virtual_loss(4);

@@ -34,14 +34,16 @@ fn check_tree(tree: &Tree<Move>, root_pos: &Position) -> usize {
     let mut checked = 0;
     let mut stack: Vec<(NodeId, Position)> = vec![(tree.root.unwrap(), root_pos.clone())];
     let mut legal = Vec::new();
+    let lazy = tree.lazy();
     while let Some((id, pos)) = stack.pop() {
         let node = tree.node(id);
-        if !node.expanded {
+        if !node.is_expanded() {
             continue;
         }
         checked += 1;
         pos.legal_moves(&mut legal);
-        let waiting = tree.lazy.get(&id).map_or(&[][..], |w| w.as_slice());
+        let waiting = lazy.waiting.get(&id).map_or(&[][..], |w| w.as_slice());
+        assert_eq!(node.is_waiting(), !waiting.is_empty());
         let mut seen = HashSet::new();
         for c in node.children() {
             assert!(seen.insert(tree.node(c).mv.unwrap()), "a move twice");
@@ -102,9 +104,10 @@ fn the_root_gets_nodes_for_its_best_moves_only() {
     let tree = &s.trees[0];
     let root = tree.node(tree.root.unwrap());
     let width = Widening::default().width(0);
-    assert!(root.num_children as usize >= width && (root.num_children as usize) < 2176);
+    let children = root.num_children() as usize;
+    assert!(children >= width && children < 2176);
     assert_eq!(
-        root.num_children as usize + tree.lazy[&tree.root.unwrap()].len(),
+        children + tree.lazy().waiting[&tree.root.unwrap()].len(),
         2176
     );
     // The children are the evaluation's best moves, best first.
@@ -138,16 +141,16 @@ fn a_search_widens_its_busy_nodes_and_keeps_every_move() {
     // from its first 11 and has at least that many.
     let width = Widening::default().width(root.visits.get());
     assert!(
-        root.num_children as usize >= width,
+        root.num_children() as usize >= width,
         "{} < {width}",
-        root.num_children
+        root.num_children()
     );
     assert!(check_tree(tree, &start) > 50);
     // Visits still add up through the copied children.
     let below: u64 = root.children().map(|c| tree.node(c).visits.get()).sum();
     assert!(below + 64 >= root.visits.get() && below <= root.visits.get());
     assert!(start.is_legal(info.candidates[0].mv));
-    assert!(tree.lazy_bytes > 0 && info.memory_bytes > tree.nodes.bytes());
+    assert!(tree.lazy().bytes > 0 && info.memory_bytes > tree.nodes.bytes());
 }
 
 #[test]
@@ -160,7 +163,7 @@ fn a_kept_subtree_keeps_its_waiting_moves() {
     s.set_position(&next);
     let tree = &s.trees[0];
     assert!(
-        tree.node(tree.root.unwrap()).expanded,
+        tree.node(tree.root.unwrap()).is_expanded(),
         "the subtree was not kept"
     );
     assert!(check_tree(tree, &next) > 0);
@@ -188,6 +191,7 @@ fn without_widening_every_move_gets_a_node() {
     let mut s = search(SearchConfig::default(), &pos);
     run(&mut s, playouts(500));
     let tree = &s.trees[0];
-    assert!(tree.lazy.is_empty() && tree.lazy_bytes == 0);
-    assert_eq!(tree.node(tree.root.unwrap()).num_children, 9);
+    let lazy = tree.lazy();
+    assert!(lazy.waiting.is_empty() && lazy.bytes == 0);
+    assert_eq!(tree.node(tree.root.unwrap()).num_children(), 9);
 }

@@ -1,23 +1,37 @@
-//! The search tree: nodes in a chunked arena, children as contiguous runs.
+//! The search tree: nodes in a chunked arena ([`super::arena`]), children
+//! as contiguous runs.
 //!
 //! Nodes never move and are never freed while a tree lives; a new position
-//! either keeps a subtree (copied into a fresh arena) or starts over. The
-//! arena never allocates past its byte cap: chunks are sized from
-//! `size_of::<Node>()` and a chunk is only added when it still fits.
+//! either keeps a subtree (copied into a fresh arena) or starts over.
 
+use super::arena::Arena;
 use crate::sim::{LeafStats, Prior, MAX_BIAS};
 use std::collections::HashMap;
 use std::mem::size_of;
-use std::sync::atomic::{AtomicI8, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 
 /// Index of a node in the arena.
 pub(super) type NodeId = u32;
 
-/// Target chunk length (nodes). Large enough that the space wasted at the
-/// end of a chunk (a children run that does not fit starts a new one) stays
-/// small, small enough that a capped tree wastes little.
-const CHUNK_NODES: usize = 1 << 14;
+/// [`Node`]'s expansion state: no children yet...
+const UNEXPANDED: u8 = 0;
+/// ...one thread is attaching them (the others treat the node as a leaf)...
+const EXPANDING: u8 = 1;
+/// ...children published...
+const EXPANDED: u8 = 2;
+/// ...children published, and more moves wait for nodes in
+/// [`Tree::lazy`] (progressive widening, `super::widen`): the run may
+/// still be replaced by a longer one.
+const WAITING: u8 = 3;
+
+/// A children run packed into one word, so that a reader never sees the
+/// first id of one run with the length of another (`super::widen::grow`
+/// replaces a node's run while descents read it).
+#[inline]
+fn pack(first: NodeId, count: u32) -> u64 {
+    (count as u64) << 32 | first as u64
+}
 
 /// One tree node.
 ///
@@ -25,11 +39,15 @@ const CHUNK_NODES: usize = 1 << 14;
 /// player who played `mv`, i.e. the player to move at the parent. A parent
 /// therefore picks the child with the highest value without flipping signs.
 ///
-/// Concurrency: the statistics are atomics, so descents and backups of
-/// several threads run side by side under a shared (read) lock of the tree,
-/// and only an expansion takes it exclusively (lock-free tree parallelism
-/// after Enzenberger and Müller, "A Lock-free Multithreaded Monte-Carlo
-/// Tree Search Algorithm"). The path's own counts (`visits`, `wins`,
+/// Concurrency: the statistics are atomics, and so is the expansion state:
+/// descents, expansions and backups of several threads run side by side
+/// with no lock on the tree (lock-free tree parallelism after Enzenberger
+/// and Müller, "A Lock-free Multithreaded Monte-Carlo Tree Search
+/// Algorithm"). One thread claims a node's expansion
+/// ([`Node::claim_expansion`]), writes the children into the arena and
+/// publishes them with a release store of the state; a reader sees the
+/// children only through an acquire load of it ([`Node::children`]), so
+/// it never reads a child before it is written. The path's own counts (`visits`, `wins`,
 /// `virtual_loss`) are read-modify-writes and never lose an update; the
 /// AMAF counts of the siblings, most of a backup's work, are a plain load
 /// and store, so two backups through one node at the same instant can
@@ -39,9 +57,11 @@ const CHUNK_NODES: usize = 1 << 14;
 pub(super) struct Node<M> {
     /// The move that leads here from the parent (`None` only at the root).
     pub mv: Option<M>,
-    pub first_child: NodeId,
-    pub num_children: u32,
-    pub expanded: bool,
+    /// The children run ([`pack`]); meaningful only once `state` is
+    /// [`EXPANDED`] or [`WAITING`].
+    run: AtomicU64,
+    /// [`UNEXPANDED`], [`EXPANDING`], [`EXPANDED`] or [`WAITING`].
+    state: AtomicU8,
     /// Playouts that went through this node.
     pub visits: Count,
     /// Of those, wins for the player who played `mv` (draws count 0.5).
@@ -145,9 +165,12 @@ impl<M: Clone> Clone for Node<M> {
     fn clone(&self) -> Self {
         Node {
             mv: self.mv.clone(),
-            first_child: self.first_child,
-            num_children: self.num_children,
-            expanded: self.expanded,
+            run: AtomicU64::new(self.run.load(Ordering::Acquire)),
+            // An expansion in progress is not the copy's.
+            state: AtomicU8::new(match self.state.load(Ordering::Acquire) {
+                EXPANDING => UNEXPANDED,
+                state => state,
+            }),
             visits: Count::new(self.visits.get()),
             wins: Sum::new(self.wins.get()),
             virtual_loss: AtomicU32::new(self.virtual_loss()),
@@ -174,9 +197,8 @@ impl<M> Node<M> {
     pub fn new(mv: Option<M>, prior_visits: f32, prior_wins: f32) -> Self {
         Node {
             mv,
-            first_child: 0,
-            num_children: 0,
-            expanded: false,
+            run: AtomicU64::new(0),
+            state: AtomicU8::new(UNEXPANDED),
             visits: Count::default(),
             wins: Sum::default(),
             virtual_loss: AtomicU32::new(0),
@@ -209,10 +231,89 @@ impl<M> Node<M> {
         self.bias_milli as f64 / 1000.0
     }
 
-    /// Ids of the children (empty until expanded).
+    /// Whether the children are published.
+    #[inline]
+    pub fn is_expanded(&self) -> bool {
+        self.state.load(Ordering::Acquire) >= EXPANDED
+    }
+
+    /// Whether moves wait for nodes in [`Tree::lazy`] (progressive
+    /// widening).
+    #[inline]
+    pub fn is_waiting(&self) -> bool {
+        self.state.load(Ordering::Relaxed) == WAITING
+    }
+
+    /// Ids of the children (empty until expanded). The acquire loads pair
+    /// with the release stores of [`publish_children`](Self::publish_children)
+    /// and [`replace_children`](Self::replace_children): the run they name
+    /// is fully written.
     #[inline]
     pub fn children(&self) -> std::ops::Range<NodeId> {
-        self.first_child..self.first_child + self.num_children
+        if !self.is_expanded() {
+            return 0..0;
+        }
+        let run = self.run.load(Ordering::Acquire);
+        let first = run as u32;
+        first..first + (run >> 32) as u32
+    }
+
+    /// The first child's id (0 until expanded).
+    #[inline]
+    pub fn first_child(&self) -> NodeId {
+        self.children().start
+    }
+
+    /// How many children (0 until expanded).
+    #[inline]
+    pub fn num_children(&self) -> u32 {
+        let run = self.children();
+        run.end - run.start
+    }
+
+    /// Takes the right to expand this node; false if it is expanded or
+    /// another thread holds that right. The winner must end with
+    /// [`publish_children`](Self::publish_children) or
+    /// [`release_claim`](Self::release_claim).
+    pub fn claim_expansion(&self) -> bool {
+        self.state
+            .compare_exchange(UNEXPANDED, EXPANDING, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Publishes the children run (written before this call) to every
+    /// thread; `waiting`: moves wait for nodes in [`Tree::lazy`].
+    pub fn publish_children(&self, first: NodeId, count: u32, waiting: bool) {
+        self.run.store(pack(first, count), Ordering::Relaxed);
+        let state = if waiting { WAITING } else { EXPANDED };
+        self.state.store(state, Ordering::Release);
+    }
+
+    /// Replaces the published children with a longer run that starts with
+    /// copies of them (written before this call; `super::widen::grow`);
+    /// `waiting`: moves still wait.
+    pub fn replace_children(&self, first: NodeId, count: u32, waiting: bool) {
+        self.run.store(pack(first, count), Ordering::Release);
+        if !waiting {
+            self.state.store(EXPANDED, Ordering::Release);
+        }
+    }
+
+    /// Gives up a claim without children (the arena was full).
+    pub fn release_claim(&self) {
+        self.state.store(UNEXPANDED, Ordering::Release);
+    }
+
+    /// Sets or clears the children with exclusive access (tree copies);
+    /// `waiting` as in [`publish_children`](Self::publish_children).
+    pub fn set_children_mut(&mut self, run: Option<(NodeId, u32)>, waiting: bool) {
+        let (first, count, state) = match run {
+            Some((first, count)) if waiting => (first, count, WAITING),
+            Some((first, count)) => (first, count, EXPANDED),
+            None => (0, 0, UNEXPANDED),
+        };
+        *self.run.get_mut() = pack(first, count);
+        *self.state.get_mut() = state;
     }
 
     /// [`value`] of this node: for the player who played `mv`.
@@ -272,106 +373,6 @@ pub(super) fn value(visits: u64, wins: f64, prior_visits: f32, prior_wins: f32) 
     })
 }
 
-/// Fixed-size chunks of `T`; ids are `chunk << shift | offset`. Runs
-/// allocated together are contiguous within one chunk.
-pub(super) struct Arena<T> {
-    chunks: Vec<Vec<T>>,
-    shift: u32,
-    max_chunks: usize,
-    len: usize,
-}
-
-impl<T> Arena<T> {
-    /// An empty arena that will never hold more than `max_bytes` of `T`.
-    pub fn with_cap(max_bytes: usize) -> Self {
-        // Ids are u32, so never more nodes than that either.
-        let cap_nodes = (max_bytes / size_of::<T>().max(1)).min(u32::MAX as usize);
-        let chunk_len = if cap_nodes >= CHUNK_NODES {
-            CHUNK_NODES
-        } else if cap_nodes == 0 {
-            1
-        } else {
-            // Largest power of two that fits: one small chunk.
-            1 << (usize::BITS - 1 - cap_nodes.leading_zeros())
-        };
-        Arena {
-            chunks: Vec::new(),
-            shift: chunk_len.trailing_zeros(),
-            max_chunks: cap_nodes / chunk_len,
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn chunk_len(&self) -> usize {
-        1 << self.shift
-    }
-
-    /// Nodes in use.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Bytes reserved by the chunks (what the cap bounds).
-    pub fn bytes(&self) -> usize {
-        self.chunks
-            .iter()
-            .map(|c| c.capacity() * size_of::<T>())
-            .sum()
-    }
-
-    /// The most bytes this arena may ever reserve.
-    pub fn cap_bytes(&self) -> usize {
-        self.max_chunks * self.chunk_len() * size_of::<T>()
-    }
-
-    /// Stores `items` contiguously and returns the id of the first, or
-    /// `None` (storing nothing) when the cap does not allow it.
-    pub fn alloc_run(&mut self, items: impl ExactSizeIterator<Item = T>) -> Option<NodeId> {
-        let n = items.len();
-        let chunk_len = self.chunk_len();
-        if n > chunk_len {
-            return None;
-        }
-        let fits_last = self.chunks.last().is_some_and(|c| chunk_len - c.len() >= n);
-        if !fits_last {
-            if self.chunks.len() >= self.max_chunks {
-                return None;
-            }
-            let mut chunk = Vec::new();
-            // Exactly one chunk's worth; `try_reserve_exact` so that an
-            // allocation failure is a full tree, not an abort.
-            chunk.try_reserve_exact(chunk_len).ok()?;
-            self.chunks.push(chunk);
-        }
-        let chunk_index = self.chunks.len() - 1;
-        let chunk = &mut self.chunks[chunk_index];
-        let first = ((chunk_index << self.shift) | chunk.len()) as NodeId;
-        chunk.extend(items);
-        self.len += n;
-        Some(first)
-    }
-
-    #[inline]
-    pub fn get(&self, id: NodeId) -> &T {
-        let id = id as usize;
-        &self.chunks[id >> self.shift][id & (self.chunk_len() - 1)]
-    }
-
-    #[inline]
-    pub fn get_mut(&mut self, id: NodeId) -> &mut T {
-        let id = id as usize;
-        let mask = self.chunk_len() - 1;
-        &mut self.chunks[id >> self.shift][id & mask]
-    }
-
-    /// Every stored item.
-    #[cfg(test)]
-    pub fn iter(&self) -> impl Iterator<Item = &T> {
-        self.chunks.iter().flat_map(|c| c.iter())
-    }
-}
-
 /// Score and ownership aggregated over the simulated leaves below the root
 /// (Black's point of view, like `LeafStats`). Terminal leaves are not
 /// simulated and carry no score or ownership, so they are left out.
@@ -398,6 +399,32 @@ impl RootTotals {
         }
     }
 
+    /// Adds `other` to these totals and empties it (a worker's share
+    /// into the tree's).
+    pub fn merge(&mut self, other: &mut RootTotals) {
+        if other.playouts == 0 && other.children.is_empty() {
+            return;
+        }
+        self.playouts += other.playouts;
+        self.score_sum += other.score_sum;
+        if self.ownership.len() < other.ownership.len() {
+            self.ownership.resize(other.ownership.len(), 0.0);
+        }
+        for (sum, o) in self.ownership.iter_mut().zip(&mut other.ownership) {
+            *sum += std::mem::take(o);
+        }
+        if self.children.len() < other.children.len() {
+            self.children.resize(other.children.len(), (0, 0.0));
+        }
+        for (sum, o) in self.children.iter_mut().zip(&mut other.children) {
+            let (playouts, score) = std::mem::take(o);
+            sum.0 += playouts;
+            sum.1 += score;
+        }
+        other.playouts = 0;
+        other.score_sum = 0.0;
+    }
+
     /// Adds a leaf's score to the root child `index` it was reached through.
     pub fn add_child(&mut self, index: usize, stats: &LeafStats) {
         if self.children.len() <= index {
@@ -415,16 +442,35 @@ pub(super) struct Tree<M> {
     /// `None` when even the root did not fit under the cap.
     pub root: Option<NodeId>,
     /// Set once an expansion was refused for lack of memory.
-    pub memory_capped: bool,
-    /// Behind its own lock: backups add to it under the tree's shared lock.
+    pub memory_capped: AtomicBool,
+    /// Behind its own lock: each worker adds its share now and then
+    /// (`workers::Shared::work`).
     pub totals: Mutex<RootTotals>,
-    /// Progressive widening (`super::widen`): per expanded node that has
-    /// moves without a node yet, those moves and their priors, worst
-    /// first. Empty without widening.
-    pub lazy: HashMap<NodeId, Vec<(M, Prior)>>,
-    /// Bytes the `lazy` moves take; they count against the cap with the
+    /// Progressive widening's waiting moves (`super::widen`); empty
+    /// without widening. Its lock also orders the widening of runs: only
+    /// a holder attaches a node's first children with waiting moves or
+    /// replaces a run.
+    pub lazy: Mutex<Lazy<M>>,
+}
+
+/// [`Tree::lazy`].
+#[derive(Debug)]
+pub(super) struct Lazy<M> {
+    /// Per expanded node that has moves without a node yet (its state is
+    /// [`WAITING`]), those moves and their priors, worst first.
+    pub waiting: HashMap<NodeId, Vec<(M, Prior)>>,
+    /// Bytes the waiting moves take; they count against the cap with the
     /// nodes.
-    pub lazy_bytes: usize,
+    pub bytes: usize,
+}
+
+impl<M> Default for Lazy<M> {
+    fn default() -> Self {
+        Lazy {
+            waiting: HashMap::new(),
+            bytes: 0,
+        }
+    }
 }
 
 impl<M: Copy> Tree<M> {
@@ -435,28 +481,39 @@ impl<M: Copy> Tree<M> {
     }
 
     pub fn new(max_bytes: usize) -> Self {
-        let mut nodes = Arena::with_cap(max_bytes);
+        let nodes = Arena::with_cap(max_bytes);
         let root = nodes.alloc_run(std::iter::once(Node::new(None, 0.0, 0.0)));
         Tree {
             nodes,
             root,
-            memory_capped: root.is_none(),
+            memory_capped: AtomicBool::new(root.is_none()),
             totals: Mutex::default(),
-            lazy: HashMap::new(),
-            lazy_bytes: 0,
+            lazy: Mutex::default(),
         }
     }
 
-    /// Whether `extra` more bytes of moves without nodes fit under the cap
-    /// beside the nodes (and a chunk the arena may still add).
-    pub fn lazy_fits(&self, extra: usize) -> bool {
-        let chunk = CHUNK_NODES * size_of::<Node<M>>();
-        self.nodes.bytes() + chunk + self.lazy_bytes + extra <= self.nodes.cap_bytes()
+    /// The waiting moves (a panicked worker's lock is taken over: every
+    /// change under it is made whole before the next statement).
+    pub fn lazy(&self) -> std::sync::MutexGuard<'_, Lazy<M>> {
+        self.lazy.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Bytes `n` moves without nodes take.
+    /// Whether `extra` more bytes of waiting moves fit under the cap beside
+    /// the nodes and those already waiting (`lazy_bytes`), leaving room for
+    /// a chunk the arena may still add.
+    pub fn lazy_fits(&self, lazy_bytes: usize, extra: usize) -> bool {
+        self.nodes.bytes() + self.nodes.chunk_bytes() + lazy_bytes + extra <= self.nodes.cap_bytes()
+    }
+
+    /// Bytes `n` waiting moves take.
     pub fn lazy_size(n: usize) -> usize {
         n * size_of::<(M, Prior)>()
+    }
+
+    /// Whether an expansion was refused for lack of memory.
+    #[inline]
+    pub fn is_memory_capped(&self) -> bool {
+        self.memory_capped.load(Ordering::Relaxed)
     }
 
     #[inline]
@@ -480,47 +537,48 @@ impl<M: Copy> Tree<M> {
         };
         let mut root = self.node(keep).clone();
         root.mv = None;
-        root.num_children = 0;
-        root.expanded = false;
+        root.set_children_mut(None, false);
         // The root's AMAF and prior describe the old parent's view; drop them.
         root.amaf_visits.set(0);
         root.amaf_wins.set(0.0);
         *fresh.node_mut(new_root) = root;
+        let lazy = self.lazy();
         let mut queue = std::collections::VecDeque::from([(keep, new_root)]);
         while let Some((old, new)) = queue.pop_front() {
             let old_node = self.node(old);
-            if !old_node.expanded {
+            if !old_node.is_expanded() {
                 continue;
             }
             // A node's waiting moves go with its children or not at all:
             // a node with children but without them would never get them.
-            let tail = self.lazy.get(&old);
+            let tail = lazy.waiting.get(&old);
             let tail_bytes = tail.map_or(0, |t| Self::lazy_size(t.len()));
-            if tail.is_some() && !fresh.lazy_fits(tail_bytes) {
-                fresh.memory_capped = true;
+            if tail.is_some() && !fresh.lazy_fits(fresh.lazy().bytes, tail_bytes) {
+                *fresh.memory_capped.get_mut() = true;
                 continue;
             }
             let run = old_node.children().map(|c| {
                 let mut child = self.node(c).clone();
-                child.expanded = false;
-                child.num_children = 0;
+                child.set_children_mut(None, false);
                 child
             });
             match fresh.nodes.alloc_run(run) {
                 Some(first) => {
-                    let n = fresh.node_mut(new);
-                    n.expanded = true;
-                    n.first_child = first;
-                    n.num_children = old_node.num_children;
+                    let count = old_node.num_children();
+                    let waiting = tail.is_some();
+                    fresh
+                        .node_mut(new)
+                        .set_children_mut(Some((first, count)), waiting);
                     if let Some(tail) = tail {
-                        fresh.lazy.insert(new, tail.clone());
-                        fresh.lazy_bytes += tail_bytes;
+                        let fresh_lazy = fresh.lazy.get_mut().unwrap_or_else(|e| e.into_inner());
+                        fresh_lazy.waiting.insert(new, tail.clone());
+                        fresh_lazy.bytes += tail_bytes;
                     }
                     for (i, c) in old_node.children().enumerate() {
                         queue.push_back((c, first + i as NodeId));
                     }
                 }
-                None => fresh.memory_capped = true,
+                None => *fresh.memory_capped.get_mut() = true,
             }
         }
         fresh

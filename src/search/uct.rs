@@ -10,6 +10,7 @@ use super::config::SearchConfig;
 use super::tree::{Node, NodeId, Tree, NO_AMAF, PROVEN_LOSS, PROVEN_WIN};
 use crate::game::{Color, Game, Outcome, OwnershipSums};
 use crate::sim::{AmafCount, Prior, Simulator};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// Moves a search may not try (analysis `avoid` / `allow`):
@@ -138,7 +139,7 @@ pub(super) fn select_child<M>(tree: &Tree<M>, parent: NodeId, cfg: &SearchConfig
 where
     M: Copy,
 {
-    select_child_where(tree, parent, cfg, |_| true).unwrap_or(tree.node(parent).first_child)
+    select_child_where(tree, parent, cfg, |_| true).unwrap_or(tree.node(parent).first_child())
 }
 
 /// [`select_child`] among the children whose move `allowed` accepts;
@@ -188,7 +189,7 @@ fn settle_proof<M: Copy>(tree: &Tree<M>, id: NodeId) -> bool {
     if node.proof() != 0 {
         return true;
     }
-    if !node.expanded || node.num_children == 0 {
+    if node.num_children() == 0 {
         return false;
     }
     let mut all_lost = true;
@@ -210,10 +211,11 @@ fn settle_proof<M: Copy>(tree: &Tree<M>, id: NodeId) -> bool {
 
 /// Gives `id` (whose position is `pos`) one child per move the game offers,
 /// with the simulator's priors plus the even prior. Returns false, changing
-/// nothing but `memory_capped`, when the arena cap refuses the children.
+/// nothing but `memory_capped`, when the arena cap refuses the children or
+/// the node is already expanded.
 #[cfg(test)]
 pub(super) fn expand<G: Game>(
-    tree: &mut Tree<G::Move>,
+    tree: &Tree<G::Move>,
     id: NodeId,
     pos: &G,
     sim: &dyn Simulator<G>,
@@ -221,7 +223,7 @@ pub(super) fn expand<G: Game>(
     scratch: &mut Scratch<G::Move>,
 ) -> bool {
     prepare_children(pos, sim, scratch);
-    attach_children(tree, id, pos, cfg, scratch)
+    tree.node(id).claim_expansion() && attach_children(tree, id, pos, cfg, scratch)
 }
 
 /// The moves of `pos` and their priors into `scratch`: the costly part of
@@ -235,19 +237,19 @@ pub(super) fn prepare_children<G: Game>(
     sim.priors(pos, &scratch.moves, &mut scratch.priors);
 }
 
-/// Gives `id` the children [`prepare_children`] put in `scratch` (for the
-/// same `pos`), unless another thread expanded it meanwhile. Returns false,
-/// changing nothing but `memory_capped`, when the arena cap refuses them.
+/// Gives `id`, whose expansion this thread has claimed
+/// ([`Node::claim_expansion`]), the children [`prepare_children`] put in
+/// `scratch` (for the same `pos`) and publishes them. Returns false,
+/// changing nothing but `memory_capped` and giving the claim back, when
+/// the arena cap refuses them. With progressive widening, only the best
+/// moves get children ([`super::widen::attach_best`]).
 pub(super) fn attach_children<G: Game>(
-    tree: &mut Tree<G::Move>,
+    tree: &Tree<G::Move>,
     id: NodeId,
     pos: &G,
     cfg: &SearchConfig,
     scratch: &Scratch<G::Move>,
 ) -> bool {
-    if tree.node(id).expanded {
-        return true;
-    }
     if let Some(widening) = cfg.widening {
         return super::widen::attach_best(tree, id, pos, cfg, widening, scratch);
     }
@@ -256,16 +258,15 @@ pub(super) fn attach_children<G: Game>(
         child_node(pos, cfg, mv, prior)
     });
     let count = scratch.moves.len() as u32;
+    let node = tree.node(id);
     match tree.nodes.alloc_run(children) {
         Some(first) => {
-            let node = tree.node_mut(id);
-            node.first_child = first;
-            node.num_children = count;
-            node.expanded = true;
+            node.publish_children(first, count, false);
             true
         }
         None => {
-            tree.memory_capped = true;
+            tree.memory_capped.store(true, Ordering::Relaxed);
+            node.release_claim();
             false
         }
     }
@@ -307,13 +308,14 @@ pub(super) enum Descent {
     /// A terminal (or proven) leaf, scored directly.
     Terminal(Outcome),
     /// The node (the last of the path, whose position `pos` now holds) is
-    /// to be expanded: [`prepare_children`] without the lock,
-    /// [`attach_children`] under the exclusive lock, then the descent goes
-    /// on with `descend(.., Some(node))`.
+    /// to be expanded, and this descent has claimed it
+    /// ([`Node::claim_expansion`]): [`prepare_children`], then
+    /// [`attach_children`], then the descent goes on with
+    /// `descend(.., Some(node))`.
     Expand(NodeId),
     /// The node (the last of the path) is due for more children
-    /// (progressive widening): [`super::widen::grow`] under the exclusive
-    /// lock, then the descent goes on with `descend(.., Some(node))`.
+    /// (progressive widening): [`super::widen::grow`], then the descent
+    /// goes on with `descend(.., Some(node))`.
     Widen(NodeId),
 }
 
@@ -365,15 +367,19 @@ pub(super) fn descend<G: Game>(
                 node.add_virtual_loss(virtual_loss);
                 return Descent::Terminal(Outcome::Win(winner));
             }
-            if !node.expanded {
+            if !node.is_expanded() {
                 // Terminal nodes are never expanded, so only leaves need
                 // this. They are scored as a referee would, with the stones
                 // that the root's playouts lose so far taken off (Go):
                 // otherwise a dead stone left in the opponent's area, then
                 // two passes, would look like a win. Knowing nothing is the
-                // plain outcome.
+                // plain outcome. Ownership only rescores a finished game
+                // (Go's judgement; the Amazons judge unfinished split
+                // endings by counting, without it), so an unfinished one
+                // never takes the totals' lock, which every thread's
+                // backups share.
                 if !at_root {
-                    let judged = match cfg.judge_two_passes {
+                    let judged = match cfg.judge_two_passes && pos.outcome().is_some() {
                         true => pos.judged_outcome(OwnershipSums(&tree.totals().ownership)),
                         false => pos.judged_outcome(OwnershipSums::default()),
                     };
@@ -390,15 +396,20 @@ pub(super) fn descend<G: Game>(
                         return Descent::Terminal(outcome);
                     }
                 }
-                if !tree.memory_capped && (at_root || seen >= cfg.expand_after_visits) {
+                // Another thread expanding this node meanwhile makes it a
+                // leaf for this descent (or, once published, an inner node).
+                if !tree.is_memory_capped()
+                    && (at_root || seen >= cfg.expand_after_visits)
+                    && node.claim_expansion()
+                {
                     return Descent::Expand(id);
                 }
-            } else if cfg.widening.is_some() && super::widen::due(tree, cfg, id, seen) {
+            } else if node.is_waiting() && super::widen::due(tree, cfg, id, seen) {
                 return Descent::Widen(id);
             }
         }
         node.add_virtual_loss(virtual_loss);
-        if node.num_children == 0 {
+        if node.num_children() == 0 {
             // An unexpanded leaf, or a position with no moves at all.
             return match (at_root, pos.outcome()) {
                 (true, Some(outcome)) => Descent::Terminal(outcome),
@@ -469,9 +480,6 @@ pub(super) fn update<G: Game>(
         node.wins.add(result.wins_for(mover));
         node.remove_virtual_loss(virtual_loss);
 
-        if !node.expanded {
-            continue;
-        }
         let children = node.children();
         for child in children {
             let Some(i) = amaf_index(tree.node(child)) else {

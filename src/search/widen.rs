@@ -12,13 +12,21 @@
 //! child still backs up into it: those few results are lost to the copy,
 //! and its virtual loss, which the copy does not inherit, drains from the
 //! old node.
+//!
+//! Threads: the tree has no lock during a run (`super::tree::Node`), so
+//! the new run is published with one atomic store of its (first, length)
+//! word; a descent that read the old run goes on in it (runs are never
+//! freed). Only [`Tree::lazy`]'s lock serialises the widening: `grow` and
+//! an expansion that leaves moves waiting hold it, so a node is never
+//! copied between getting its waiting moves and getting its children.
+//! Games without widening (Go, Havannah, Hex, Connect Four) never take it.
 
 use super::config::{SearchConfig, Widening};
 use super::tree::{Node, NodeId, Tree};
 use super::uct::{child_node, Scratch};
 use crate::game::Game;
 use crate::sim::Prior;
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering;
 
 /// The order in which widening offers moves: the prior's mean (with the
 /// even prior, as the node will have it) plus its progressive bias.
@@ -45,10 +53,12 @@ fn ordered_bits(x: f64) -> u64 {
 }
 
 /// [`super::uct::attach_children`] with widening: children for the best
-/// `widening.width(visits)` moves of `scratch`, the rest waiting. Returns
-/// false, changing nothing but `memory_capped`, when the cap refuses them.
+/// `widening.width(visits)` moves of `scratch`, the rest waiting, for node
+/// `id`, whose expansion this thread has claimed. Returns false, changing
+/// nothing but `memory_capped` and giving the claim back, when the cap
+/// refuses them.
 pub(super) fn attach_best<G: Game>(
-    tree: &mut Tree<G::Move>,
+    tree: &Tree<G::Move>,
     id: NodeId,
     pos: &G,
     cfg: &SearchConfig,
@@ -75,67 +85,92 @@ pub(super) fn attach_best<G: Game>(
         .map(|&i| (moves[i], prior(i)))
         .collect();
     let tail_bytes = Tree::<G::Move>::lazy_size(tail.len());
-    if !tail.is_empty() && !tree.lazy_fits(tail_bytes) {
-        tree.memory_capped = true;
-        return false;
+    // Waiting moves are attached under the lock that `grow` holds, so a
+    // node is never copied between getting its waiting moves and getting
+    // its children.
+    let mut lazy = (!tail.is_empty()).then(|| tree.lazy());
+    if let Some(lazy) = &lazy {
+        if !tree.lazy_fits(lazy.bytes, tail_bytes) {
+            tree.memory_capped.store(true, Ordering::Relaxed);
+            node.release_claim();
+            return false;
+        }
     }
     let children = order[..first]
         .iter()
         .map(|&i| child_node(pos, cfg, moves[i], prior(i)));
     match tree.nodes.alloc_run(children) {
         Some(run) => {
-            let node = tree.node_mut(id);
-            node.first_child = run;
-            node.num_children = first as u32;
-            node.expanded = true;
-            if !tail.is_empty() {
-                tree.lazy.insert(id, tail);
-                tree.lazy_bytes += tail_bytes;
+            let waiting = lazy.is_some();
+            if let Some(lazy) = &mut lazy {
+                lazy.waiting.insert(id, tail);
+                lazy.bytes += tail_bytes;
             }
+            node.publish_children(run, first as u32, waiting);
             true
         }
         None => {
-            tree.memory_capped = true;
+            tree.memory_capped.store(true, Ordering::Relaxed);
+            node.release_claim();
             false
         }
     }
 }
 
-/// Whether expanded node `id`, seen `seen` times, is due for more
-/// children: its width has passed its children and moves are waiting.
+/// Whether expanded node `id`, seen `seen` times, whose moves are waiting
+/// ([`super::tree::Node::is_waiting`]), is due for more children: its
+/// width has passed its children.
 pub(super) fn due<M: Copy>(tree: &Tree<M>, cfg: &SearchConfig, id: NodeId, seen: u64) -> bool {
     let Some(widening) = cfg.widening else {
         return false;
     };
-    !tree.memory_capped
-        && widening.width(seen) > tree.node(id).num_children as usize
-        && tree.lazy.contains_key(&id)
+    !tree.is_memory_capped() && widening.width(seen) > tree.node(id).num_children() as usize
 }
 
 /// Gives expanded node `id` (position `pos`) the waiting moves its width
 /// now asks for, at least as many again as it has (see the module
-/// comment). Does nothing when another thread did it first; sets
+/// comment). Does nothing when another thread did it first or when one of
+/// the children is being expanded (a later descent tries again); sets
 /// `memory_capped` when the cap refuses the new run.
-pub(super) fn grow<G: Game>(tree: &mut Tree<G::Move>, id: NodeId, pos: &G, cfg: &SearchConfig) {
+pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &SearchConfig) {
     let Some(widening) = cfg.widening else {
         return;
     };
+    let mut lazy = tree.lazy();
     let node = tree.node(id);
-    let have = node.num_children as usize;
+    let have = node.num_children() as usize;
     let seen = node.visits.get() + node.virtual_loss() as u64;
     let want = widening.width(seen);
-    let Some(waiting) = tree.lazy.get(&id) else {
+    let Some(waiting) = lazy.waiting.get(&id) else {
         return;
     };
     if want <= have {
         return;
     }
     let add = want.max(2 * have).saturating_sub(have).min(waiting.len());
-    let old: Vec<NodeId> = node.children().collect();
+    let old = node.children();
+    // The old children's unexpanded nodes are claimed for good, so that no
+    // descent still on the old run expands them (their children would be
+    // lost to the copy); one being expanded now postpones the growth.
+    let mut claimed = Vec::new();
+    for c in old.clone() {
+        let child = tree.node(c);
+        if child.is_expanded() {
+            continue;
+        }
+        if child.claim_expansion() {
+            claimed.push(c);
+        } else if !child.is_expanded() {
+            for &c in &claimed {
+                tree.node(c).release_claim();
+            }
+            return;
+        }
+    }
     let mut run: Vec<Node<G::Move>> = Vec::with_capacity(have + add);
-    for &c in &old {
-        let mut copy = tree.node(c).clone();
-        copy.virtual_loss = AtomicU32::new(0);
+    for c in old.clone() {
+        let copy = tree.node(c).clone();
+        copy.virtual_loss.store(0, Ordering::Relaxed);
         run.push(copy);
     }
     let keep = waiting.len() - add;
@@ -146,23 +181,26 @@ pub(super) fn grow<G: Game>(tree: &mut Tree<G::Move>, id: NodeId, pos: &G, cfg: 
             .map(|&(mv, prior)| child_node(pos, cfg, mv, prior)),
     );
     let Some(first) = tree.nodes.alloc_run(run.into_iter()) else {
-        tree.memory_capped = true;
+        tree.memory_capped.store(true, Ordering::Relaxed);
+        for &c in &claimed {
+            tree.node(c).release_claim();
+        }
         return;
     };
     // The children's own waiting moves follow them to their new ids.
-    for (i, &c) in old.iter().enumerate() {
-        if let Some(tail) = tree.lazy.remove(&c) {
-            tree.lazy.insert(first + i as NodeId, tail);
+    for (i, c) in old.enumerate() {
+        if let Some(tail) = lazy.waiting.remove(&c) {
+            lazy.waiting.insert(first + i as NodeId, tail);
         }
     }
-    if let Some(waiting) = tree.lazy.get_mut(&id) {
+    let mut still_waiting = false;
+    if let Some(waiting) = lazy.waiting.get_mut(&id) {
         waiting.truncate(keep);
-        if waiting.is_empty() {
-            tree.lazy.remove(&id);
+        still_waiting = !waiting.is_empty();
+        if !still_waiting {
+            lazy.waiting.remove(&id);
         }
     }
-    tree.lazy_bytes -= Tree::<G::Move>::lazy_size(add);
-    let node = tree.node_mut(id);
-    node.first_child = first;
-    node.num_children = (have + add) as u32;
+    lazy.bytes -= Tree::<G::Move>::lazy_size(add);
+    node.replace_children(first, (have + add) as u32, still_waiting);
 }

@@ -1,7 +1,7 @@
 //! The worker side of one search run: what the workers share, the loop
-//! each runs (select under its tree's shared lock, expanding under the
-//! exclusive one; simulate unlocked; back up under the shared lock),
-//! how a batch is sized and when one may start, and the early stop.
+//! each runs (select, expanding on the way; simulate; back up, all with no
+//! lock on the tree), how a batch is sized and when one may start, and the
+//! early stop.
 
 use super::config::{
     Limits, SearchConfig, BATCH_TIME_FRACTION, EARLY_STOP_CHECK_EVERY, EARLY_STOP_MIN_ELAPSED,
@@ -9,12 +9,12 @@ use super::config::{
 use super::info::{self, RunCounters};
 use super::root;
 use super::search::Report;
-use super::tree::{NodeId, Tree};
+use super::tree::{NodeId, RootTotals, Tree};
 use super::uct::{self, Context, Descent, LeafResult, Path, Scratch};
 use crate::game::{Game, Outcome};
 use crate::sim::{LeafStats, Simulator};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 /// `(move, visits)` of every child of `root` into `out` (for the early
@@ -68,11 +68,8 @@ pub(super) fn wait_and_report<G: Game>(
         match all_done.recv_timeout(wait) {
             Err(mpsc::RecvTimeoutError::Disconnected) => return,
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                let snapshot = {
-                    let guards = shared.lock_all();
-                    let trees: Vec<_> = guards.iter().map(|g| &*g.tree).collect();
-                    info::collect(&trees, Some(shared.root_pos), shared.counters())
-                };
+                let trees: Vec<_> = shared.states.iter().map(|s| s.tree).collect();
+                let snapshot = info::collect(&trees, Some(shared.root_pos), shared.counters());
                 callback(&snapshot);
                 // A slow callback skips reports rather than bunching them.
                 next = (next + interval).max(Instant::now());
@@ -84,12 +81,13 @@ pub(super) fn wait_and_report<G: Game>(
 
 /// What the workers share during one run.
 pub(super) struct Shared<'a, G: Game> {
-    /// One per tree with a root. Descents and backups share a tree's lock
-    /// (the node statistics are atomics, see `tree::Node`); an expansion,
-    /// which grows the arena, takes it alone. A worker holds at most one of
-    /// these locks at a time, except through [`Shared::lock_all`], which
-    /// takes them in order: no deadlock.
-    pub(super) states: Vec<RwLock<RunState<'a, G::Move>>>,
+    /// One per tree with a root. Every thread works on its tree with no
+    /// lock: the node statistics and expansion states are atomics and the
+    /// arena grows while it is read (see `tree::Node`, `super::arena`).
+    /// One lock over the tree, even a read-write lock taken shared by
+    /// descents and backups, made every expansion wait for every thread's
+    /// descent in flight, and held every thread's next descent meanwhile.
+    pub(super) states: Vec<RunState<'a, G::Move>>,
     pub(super) root_pos: &'a G,
     pub(super) sim: &'a dyn Simulator<G>,
     pub(super) cfg: &'a SearchConfig,
@@ -130,9 +128,9 @@ pub(super) struct Shared<'a, G: Game> {
 /// A tree's root children as `(move, visits)`.
 pub(super) type RootVisits<M> = Vec<(M, u64)>;
 
-/// One tree, behind its lock.
+/// One tree of the run and its root.
 pub(super) struct RunState<'a, M> {
-    pub(super) tree: &'a mut Tree<M>,
+    pub(super) tree: &'a Tree<M>,
     pub(super) root: NodeId,
 }
 
@@ -162,24 +160,7 @@ impl<G: Game> Default for Batch<G> {
     }
 }
 
-impl<'a, G: Game> Shared<'a, G> {
-    /// Tree `tree`, shared with the other workers' descents and backups.
-    fn read(&self, tree: usize) -> RwLockReadGuard<'_, RunState<'a, G::Move>> {
-        // A worker that panicked leaves the tree consistent enough to read;
-        // the panic itself resurfaces when the scope joins.
-        self.states[tree].read().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Tree `tree` alone, to expand a node.
-    fn write(&self, tree: usize) -> RwLockWriteGuard<'_, RunState<'a, G::Move>> {
-        self.states[tree].write().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Every tree's lock (shared), taken in index order.
-    pub(super) fn lock_all(&self) -> Vec<RwLockReadGuard<'_, RunState<'a, G::Move>>> {
-        (0..self.states.len()).map(|t| self.read(t)).collect()
-    }
-
+impl<G: Game> Shared<'_, G> {
     pub(super) fn counters(&self) -> RunCounters {
         RunCounters {
             playouts: self.done_playouts.load(Ordering::Relaxed),
@@ -188,9 +169,21 @@ impl<'a, G: Game> Shared<'a, G> {
         }
     }
 
-    /// The worker loop on tree `t`: select, simulate (unlocked), back up.
+    /// The worker loop on tree `t`: select, simulate, back up.
     pub(super) fn work(&self, t: usize) {
+        let state = &self.states[t];
         let mut batch = Batch::default();
+        // This worker's share of the root totals, added to the tree's
+        // every `flush_every` leaves and when the worker ends: the totals
+        // (a Havannah leaf's ownership is 2 KB of sums) behind one lock,
+        // written by every thread at every leaf, kept those cache lines and
+        // that lock moving between cores. With `threads` workers, each
+        // adding every `threads` leaves, the lock sees about as many adds a
+        // second as one thread's search; one thread adds at every leaf,
+        // exactly as before (Go's two-pass judgement reads the totals).
+        let mut totals = RootTotals::default();
+        let flush_every = self.cfg.threads.max(1) as u64;
+        let mut pending = 0u64;
         // How long this worker's last batch took, select to back-up, and
         // how many leaves it had.
         let mut last_batch = Duration::ZERO;
@@ -200,6 +193,7 @@ impl<'a, G: Game> Shared<'a, G> {
             let leaves = self.reserve_leaves(last_batch, last_leaves);
             last_leaves = leaves;
             if leaves == 0 {
+                state.tree.totals().merge(&mut totals);
                 return;
             }
             self.select(t, leaves, &mut batch);
@@ -218,12 +212,16 @@ impl<'a, G: Game> Shared<'a, G> {
                 );
             }
             {
-                let state = self.read(t);
-                let (playouts, leaves) = self.back_up(state.tree, &mut batch);
+                let (playouts, leaves) = self.back_up(state.tree, &mut batch, &mut totals);
+                pending += leaves;
+                if pending >= flush_every {
+                    state.tree.totals().merge(&mut totals);
+                    pending = 0;
+                }
                 // With the early stop, the counters, this tree's noted root
-                // visits and the check change together (tree lock, then the
-                // notes' lock), so a check never counts playouts whose
-                // visits it cannot see.
+                // visits and the check change together under the notes'
+                // lock, so a check never counts playouts whose visits it
+                // cannot see.
                 let noted = self
                     .cfg
                     .early_stop
@@ -309,9 +307,15 @@ impl<'a, G: Game> Shared<'a, G> {
         leaves as usize
     }
 
-    /// Backs the batch up into `tree`; returns the playouts and leaves it
-    /// added.
-    fn back_up(&self, tree: &Tree<G::Move>, batch: &mut Batch<G>) -> (u64, u64) {
+    /// Backs the batch up into `tree`, and its leaves' score and ownership
+    /// into `totals` (the worker's share of the tree's); returns the
+    /// playouts and leaves it added.
+    fn back_up(
+        &self,
+        tree: &Tree<G::Move>,
+        batch: &mut Batch<G>,
+        totals: &mut RootTotals,
+    ) -> (u64, u64) {
         let weight = self.weight;
         let leaves = batch.to_simulate + batch.terminal.len();
         let mut done = 0;
@@ -332,24 +336,17 @@ impl<'a, G: Game> Shared<'a, G> {
             );
             done += stats.playouts as u64;
         }
-        // The totals after the tree, under their own lock for as short a
-        // time as possible: other workers' backups go on meanwhile.
-        let mut totals = tree.totals();
         for (stats, path) in batch.stats[..batch.to_simulate].iter().zip(&batch.paths) {
             totals.add(stats);
             if let (Some(root), Some(&child)) = (tree.root, path.nodes.get(1)) {
                 // A path from before the root's children moved (progressive
                 // widening) names a child that is no longer in the run.
-                let root = tree.node(root);
-                if let Some(index) = child
-                    .checked_sub(root.first_child)
-                    .filter(|&i| i < root.num_children)
-                {
-                    totals.add_child(index as usize, stats);
+                let run = tree.node(root).children();
+                if run.contains(&child) {
+                    totals.add_child((child - run.start) as usize, stats);
                 }
             }
         }
-        drop(totals);
         for (path, outcome) in batch.terminal.drain(..) {
             let result = LeafResult::terminal(outcome, weight);
             uct::update(
@@ -405,10 +402,17 @@ impl<'a, G: Game> Shared<'a, G> {
 impl<G: Game> Shared<'_, G> {
     /// Descends `leaves` times in tree `t`, sorting the leaves into ones to
     /// simulate (packed at the front of `batch.positions`) and terminal
-    /// ones. Each descent runs under the tree's shared lock; a node due for
-    /// expansion gets its moves and priors without any lock and its
-    /// children under the exclusive lock, then the descent goes on.
+    /// ones. A node due for expansion, claimed by this descent, gets its
+    /// moves, priors and children, then the descent goes on.
     fn select(&self, t: usize, leaves: usize, batch: &mut Batch<G>) {
+        let state = &self.states[t];
+        let ctx = Context {
+            root: state.root,
+            root_pos: self.root_pos,
+            cfg: self.cfg,
+            virtual_loss: self.virtual_loss,
+            filter: self.filter,
+        };
         batch.to_simulate = 0;
         for _ in 0..leaves {
             let slot = batch.to_simulate;
@@ -418,35 +422,23 @@ impl<G: Game> Shared<'_, G> {
             }
             let mut resume = None;
             let outcome = loop {
-                let descent = {
-                    let state = self.read(t);
-                    let ctx = Context {
-                        root: state.root,
-                        root_pos: self.root_pos,
-                        cfg: self.cfg,
-                        virtual_loss: self.virtual_loss,
-                        filter: self.filter,
-                    };
-                    uct::descend(
-                        state.tree,
-                        &ctx,
-                        &mut batch.positions[slot],
-                        &mut batch.paths[slot],
-                        resume,
-                    )
-                };
+                let descent = uct::descend(
+                    state.tree,
+                    &ctx,
+                    &mut batch.positions[slot],
+                    &mut batch.paths[slot],
+                    resume,
+                );
                 match descent {
                     Descent::Leaf => break None,
                     Descent::Terminal(outcome) => break Some(outcome),
                     Descent::Expand(id) => {
                         let pos = &batch.positions[slot];
                         uct::prepare_children(pos, self.sim, &mut batch.scratch);
-                        let mut state = self.write(t);
                         uct::attach_children(state.tree, id, pos, self.cfg, &batch.scratch);
                         resume = Some(id);
                     }
                     Descent::Widen(id) => {
-                        let mut state = self.write(t);
                         let pos = &batch.positions[slot];
                         super::widen::grow(state.tree, id, pos, self.cfg);
                         resume = Some(id);
