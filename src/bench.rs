@@ -165,7 +165,9 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) -> Resu
         playouts: None,
         time: Some(crate::search::time::clock_duration(options.seconds)),
     };
+    let cpu_before = process_cpu_seconds();
     let info = search.run(&limits, &AtomicBool::new(false), None);
+    let cpu = process_cpu_seconds().zip(cpu_before).map(|(a, b)| a - b);
     let secs = info.elapsed.as_secs_f64().max(1e-9);
     let record = BenchRecord {
         mode: "search",
@@ -179,11 +181,26 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) -> Resu
         playouts: Some(info.playouts),
         playouts_per_second: per_second(info.playouts as f64, secs),
         iterations_per_second: Some(per_second(info.iterations as f64, secs)),
+        cpu_seconds: cpu.map(|c| rounded(c, 3)),
+        iterations_per_cpu_second: cpu.map(|c| per_second(info.iterations as f64, c)),
         nodes: Some(info.nodes as u64),
         tree_memory_bytes: Some(info.memory_bytes as u64),
         ..BenchRecord::default()
     };
     print(&record)
+}
+
+/// CPU time this process has used so far, every thread, user and system
+/// (`None` if the clock cannot be read).
+fn process_cpu_seconds() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the call's duration;
+    // the clock id is a constant the platform defines.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
 }
 
 /// `warpstone bench --all-moves`: the all-moves evaluation of one position

@@ -66,6 +66,15 @@ pub struct BenchRecord {
     pub iterations_per_second: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moves_per_playout: Option<f64>,
+    /// CPU search mode: the process's CPU time (user and system, every
+    /// thread) over the search. On a machine shared with other work the
+    /// rate a second says how much CPU the search got; the rate per CPU
+    /// second says what each core's work bought, so a thread that spins
+    /// or bounces cache lines shows there whatever the load.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iterations_per_cpu_second: Option<u64>,
     /// Search mode on a GPU: the backed-up rate over the `"kernel"` line's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fraction_of_kernel: Option<f64>,
