@@ -22,11 +22,11 @@ use super::config::{
 use super::info::{self, Decision, RunCounters, SearchInfo};
 use super::tree::{NodeId, Tree};
 use super::uct::MoveFilter;
-use super::workers::{note_root_visits, wait_and_report, RunState, Shared};
+use super::workers::{wait_and_report, RunState, Shared};
 use crate::game::Game;
 use crate::sim::Simulator;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// Generic UCT search over a [`Game`].
@@ -179,18 +179,15 @@ impl<G: Game> Search<G> {
         let Some(root_pos) = self.root_pos.as_ref() else {
             return SearchInfo::default();
         };
-        // Trees whose root did not fit under the memory cap sit out. Kept
-        // subtrees count for the early stop from the start.
-        let mut noted = Vec::new();
+        // Trees whose root did not fit under the memory cap sit out.
         let states: Vec<_> = self
             .trees
             .iter()
             .filter_map(|tree| {
-                let root = tree.root?;
-                let mut visits = Vec::new();
-                note_root_visits(tree, root, &mut visits);
-                noted.push(visits);
-                Some(RunState { tree, root })
+                Some(RunState {
+                    tree,
+                    root: tree.root?,
+                })
             })
             .collect();
         if states.is_empty() {
@@ -226,7 +223,6 @@ impl<G: Game> Search<G> {
                 0 => (self.config.leaves_per_batch / FIRST_BATCH_DIVISOR).max(1),
                 n => n.min(self.config.leaves_per_batch.max(1)),
             }),
-            root_visits: Mutex::new(noted),
         };
         let threads = self.config.threads.max(1);
         std::thread::scope(|s| {

@@ -14,7 +14,7 @@ use super::uct::{self, Context, Descent, LeafResult, Path, Scratch};
 use crate::game::{Game, Outcome};
 use crate::sim::{LeafStats, Simulator};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// `(move, visits)` of every child of `root` into `out` (for the early
@@ -120,9 +120,6 @@ pub(super) struct Shared<'a, G: Game> {
     pub(super) batch_budget: Option<Duration>,
     /// Leaves per batch when batches are sized by time.
     pub(super) batch_leaves: AtomicUsize,
-    /// Per tree, its root children's `(move, visits)` at its last backup
-    /// (for the early stop).
-    pub(super) root_visits: Mutex<Vec<RootVisits<G::Move>>>,
 }
 
 /// A tree's root children as `(move, visits)`.
@@ -218,19 +215,12 @@ impl<G: Game> Shared<'_, G> {
                     state.tree.totals().merge(&mut totals);
                     pending = 0;
                 }
-                // With the early stop, the counters, this tree's noted root
-                // visits and the check change together under the notes'
-                // lock, so a check never counts playouts whose visits it
-                // cannot see.
-                let noted = self
-                    .cfg
-                    .early_stop
-                    .then(|| self.root_visits.lock().unwrap_or_else(|e| e.into_inner()));
-                self.done_playouts.fetch_add(playouts, Ordering::Relaxed);
-                self.done_iterations.fetch_add(leaves, Ordering::Relaxed);
-                if let Some(mut noted) = noted {
-                    note_root_visits(state.tree, state.root, &mut noted[t]);
-                    self.check_early_stop(&noted);
+                // Release: a check that sees these counts sees the visits
+                // backed up before them (see `check_early_stop`).
+                self.done_playouts.fetch_add(playouts, Ordering::Release);
+                self.done_iterations.fetch_add(leaves, Ordering::Release);
+                if self.cfg.early_stop {
+                    self.check_early_stop();
                 }
             }
             last_batch = started.elapsed();
@@ -257,7 +247,12 @@ impl<G: Game> Shared<'_, G> {
                     self.cfg.threads.max(1),
                     budget,
                 );
-                self.batch_leaves.store(next, Ordering::Relaxed);
+                // Stored only when it changes: every thread writing the
+                // same line after every batch would keep it moving between
+                // cores for nothing (a CPU search's batch is one leaf).
+                if next != self.batch_leaves.load(Ordering::Relaxed) {
+                    self.batch_leaves.store(next, Ordering::Relaxed);
+                }
             }
         }
     }
@@ -365,18 +360,29 @@ impl<G: Game> Shared<'_, G> {
 
     /// Every [`EARLY_STOP_CHECK_EVERY`] leaves: halts the run when the most
     /// visited root move over all trees is further ahead than the playouts
-    /// still to come could make up. `noted` holds each tree's root visits
-    /// as of its last backup; the caller holds the notes' lock, under
-    /// which the done counters grow with the notes, so both agree.
-    fn check_early_stop(&self, noted: &[RootVisits<G::Move>]) {
-        let iterations = self.done_iterations.load(Ordering::Relaxed);
-        if iterations < self.next_early_check.load(Ordering::Relaxed) {
+    /// still to come could make up. One worker claims each check; the
+    /// others go on. The done counters are read (acquire) before the root
+    /// visits, so the visits include every playout the counters count:
+    /// playouts still on their way up are counted as still to come, which
+    /// only makes the check more careful. (Noting every tree's root visits
+    /// after every backup, under one mutex, was a lock every thread took at
+    /// every leaf.)
+    fn check_early_stop(&self) {
+        let iterations = self.done_iterations.load(Ordering::Acquire);
+        let due = self.next_early_check.load(Ordering::Relaxed);
+        if iterations < due {
             return;
         }
-        self.next_early_check
-            .store(iterations + EARLY_STOP_CHECK_EVERY, Ordering::Relaxed);
+        let next = iterations + EARLY_STOP_CHECK_EVERY;
+        if self
+            .next_early_check
+            .compare_exchange(due, next, Ordering::Relaxed, Ordering::Relaxed)
+            .is_err()
+        {
+            return; // another worker is checking
+        }
         let mut left = u64::MAX;
-        let done = self.done_playouts.load(Ordering::Relaxed);
+        let done = self.done_playouts.load(Ordering::Acquire);
         if let Some(limit) = self.limits.playouts {
             left = left.min(limit.saturating_sub(done));
         }
@@ -392,7 +398,16 @@ impl<G: Game> Shared<'_, G> {
         if left == u64::MAX {
             return; // no limit but the stop flag: nothing to predict
         }
-        let (first, second) = root::top_two(noted);
+        let noted: Vec<RootVisits<G::Move>> = self
+            .states
+            .iter()
+            .map(|state| {
+                let mut visits = Vec::new();
+                note_root_visits(state.tree, state.root, &mut visits);
+                visits
+            })
+            .collect();
+        let (first, second) = root::top_two(&noted);
         if first > second.saturating_add(left) {
             self.halt.store(true, Ordering::Relaxed);
         }
