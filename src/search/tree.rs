@@ -281,6 +281,14 @@ impl<M> Node<M> {
             .is_ok()
     }
 
+    /// Returns once no thread is attaching children here (the claim's
+    /// holder only writes the run into the arena: microseconds).
+    pub fn wait_while_expanding(&self) {
+        while self.state.load(Ordering::Acquire) == EXPANDING {
+            std::thread::yield_now();
+        }
+    }
+
     /// Publishes the children run (written before this call) to every
     /// thread; `waiting`: moves wait for nodes in [`Tree::lazy`].
     pub fn publish_children(&self, first: NodeId, count: u32, waiting: bool) {

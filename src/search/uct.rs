@@ -397,12 +397,16 @@ pub(super) fn descend<G: Game>(
                     }
                 }
                 // Another thread expanding this node meanwhile makes it a
-                // leaf for this descent (or, once published, an inner node).
-                if !tree.is_memory_capped()
-                    && (at_root || seen >= cfg.expand_after_visits)
-                    && node.claim_expansion()
-                {
-                    return Descent::Expand(id);
+                // leaf for this descent (or, once published, an inner node);
+                // but the root, expanded once a run at most, is waited for:
+                // a playout from the root itself has no move to credit.
+                if !tree.is_memory_capped() && (at_root || seen >= cfg.expand_after_visits) {
+                    if node.claim_expansion() {
+                        return Descent::Expand(id);
+                    }
+                    if at_root {
+                        node.wait_while_expanding();
+                    }
                 }
             } else if node.is_waiting() && super::widen::due(tree, cfg, id, seen) {
                 return Descent::Widen(id);
