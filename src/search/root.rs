@@ -1,12 +1,15 @@
 //! Root parallelism: the search may grow several independent trees from the
-//! same root, each behind its own lock, and decides from their root moves
-//! added together (Cazenave & Jouandeau 2007; Chaslot, Winands & van den
-//! Herik 2008 found it the best-scaling parallel MCTS on 9x9 Go).
+//! same root and decides from their root moves added together (Cazenave &
+//! Jouandeau 2007; Chaslot, Winands & van den Herik 2008 found it the
+//! best-scaling parallel MCTS on 9x9 Go).
 //!
-//! Why: one tree behind one lock tops out at one core's descents and
-//! backups, whatever the simulator's speed; with a GPU doing the playouts
-//! that lock, not the kernels, bounds the search. Several trees scale with
-//! the cores and each still batches its leaves for the GPU.
+//! Why: the threads of one tree share its root's counters and its root
+//! children's statistics, which every backup writes and every descent
+//! reads, so those cache lines bound one tree's growth however many cores
+//! descend it (and, while the tree had a lock, that lock did, well below);
+//! with a GPU doing the playouts, that bound and not the kernels limits the
+//! search. Several trees scale with the cores and each still batches its
+//! leaves for the GPU.
 
 use super::tree::{self, Node, NodeId, Tree};
 
