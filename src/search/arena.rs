@@ -170,6 +170,34 @@ impl<T> Arena<T> {
         unsafe { (*base.add(id & (self.chunk_len() - 1))).assume_init_ref() }
     }
 
+    /// The `len` items from `first`, a run that one
+    /// [`alloc_run`](Self::alloc_run) stored (so within one chunk) and
+    /// that has been published to this thread. One chunk lookup for the
+    /// whole run: the descent and the backup walk every child of a node.
+    #[inline]
+    pub fn run(&self, first: NodeId, len: u32) -> &[T] {
+        let first = first as usize;
+        let offset = first & (self.chunk_len() - 1);
+        assert!(
+            offset + len as usize <= self.chunk_len(),
+            "run past its chunk"
+        );
+        if len == 0 {
+            return &[];
+        }
+        let base = self.chunks[first >> self.shift].load(Ordering::Acquire);
+        assert!(
+            !base.is_null(),
+            "arena id {first} in a chunk never allocated"
+        );
+        // SAFETY: the run lies inside one allocated chunk (checked), every
+        // slot of it was written by `alloc_run` before the run was
+        // published (the caller's contract), and `MaybeUninit<T>` has the
+        // layout of `T`. Items are never moved or freed while `&self`
+        // lives.
+        unsafe { std::slice::from_raw_parts(base.add(offset).cast::<T>(), len as usize) }
+    }
+
     #[inline]
     pub fn get_mut(&mut self, id: NodeId) -> &mut T {
         let id = id as usize;

@@ -45,6 +45,11 @@ fn arena_runs_appended_by_many_threads_stay_whole_and_apart() {
                 assert_eq!(*arena.get(first + i), (t as u32, r as u32, i));
                 assert!(seen.insert(first + i), "id {} handed out twice", first + i);
             }
+            let run = arena.run(first, len);
+            assert_eq!(run.len(), len as usize);
+            for (i, item) in run.iter().enumerate() {
+                assert_eq!(*item, (t as u32, r as u32, i as u32));
+            }
             total += len as usize;
         }
     }

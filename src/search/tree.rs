@@ -529,6 +529,13 @@ impl<M: Copy> Tree<M> {
         self.nodes.get(id)
     }
 
+    /// The children of `node` as a slice, with the id of the first.
+    #[inline]
+    pub fn children_of(&self, node: &Node<M>) -> (NodeId, &[Node<M>]) {
+        let run = node.children();
+        (run.start, self.nodes.run(run.start, run.end - run.start))
+    }
+
     #[inline]
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node<M> {
         self.nodes.get_mut(id)

@@ -159,8 +159,8 @@ where
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
     let mut lost = None;
-    for id in p.children() {
-        let child = tree.node(id);
+    let (first, children) = tree.children_of(p);
+    for (id, child) in (first..).zip(children) {
         if child.mv.is_some_and(|mv| !allowed(mv)) {
             continue;
         }
@@ -484,9 +484,8 @@ pub(super) fn update<G: Game>(
         node.wins.add(result.wins_for(mover));
         node.remove_virtual_loss(virtual_loss);
 
-        let children = node.children();
-        for child in children {
-            let Some(i) = amaf_index(tree.node(child)) else {
+        for child in tree.children_of(node).1 {
+            let Some(i) = amaf_index(child) else {
                 continue;
             };
             let (plays, wins) = match first_play[i] {
@@ -505,9 +504,8 @@ pub(super) fn update<G: Game>(
                 },
             };
             if plays > 0 {
-                let c = tree.node(child);
-                c.amaf_visits.add_racy(plays);
-                c.amaf_wins.add_racy(wins);
+                child.amaf_visits.add_racy(plays);
+                child.amaf_wins.add_racy(wins);
             }
         }
     }
