@@ -192,7 +192,7 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) -> Resu
 
 /// CPU time this process has used so far, every thread, user and system
 /// (`None` if the clock cannot be read).
-fn process_cpu_seconds() -> Option<f64> {
+pub(crate) fn process_cpu_seconds() -> Option<f64> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

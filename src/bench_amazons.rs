@@ -125,7 +125,11 @@ pub fn run(options: &BenchOptions) -> Result<(), String> {
             playouts: None,
             time: Some(crate::search::time::clock_duration(options.seconds)),
         };
+        let cpu_before = crate::bench::process_cpu_seconds();
         let info = search.run(&limits, &AtomicBool::new(false), None);
+        let cpu = crate::bench::process_cpu_seconds()
+            .zip(cpu_before)
+            .map(|(a, b)| a - b);
         let secs = info.elapsed.as_secs_f64().max(1e-9);
         print(serde_json::json!({
             "mode": "search",
@@ -136,6 +140,8 @@ pub fn run(options: &BenchOptions) -> Result<(), String> {
             "seconds": rounded(secs, 3),
             "iterations": info.iterations,
             "iterations_per_second": per_second(info.iterations as f64, secs),
+            "cpu_seconds": cpu.map(|c| rounded(c, 3)),
+            "iterations_per_cpu_second": cpu.map(|c| per_second(info.iterations as f64, c)),
             "nodes": info.nodes,
             "tree_memory_bytes": info.memory_bytes,
         }))?;
