@@ -93,7 +93,8 @@ pub(super) struct Node<M> {
 }
 
 /// A node's playout count: an atomic read and added to with relaxed
-/// ordering (the tree's lock orders everything structural).
+/// ordering (the expansion state's and the children run's acquire and
+/// release order everything structural).
 #[derive(Debug, Default)]
 pub(super) struct Count(AtomicU64);
 
