@@ -180,6 +180,9 @@ fn threads_widen_the_same_tree_safely() {
     assert!(start.is_legal(info.candidates[0].mv));
     let tree = &s.trees[0];
     assert!(check_tree(tree, &start) > 50);
+    // The root was widened as far as one thread widens it.
+    let root = tree.node(tree.root.unwrap());
+    assert!(root.num_children() as usize >= Widening::default().width(root.visits.get()) / 2);
     // No virtual loss is left anywhere once the run is over (copies start
     // without any; old nodes drain their own).
     assert!(tree.nodes.iter().all(|n| n.virtual_loss() == 0));
@@ -194,4 +197,45 @@ fn without_widening_every_move_gets_a_node() {
     let lazy = tree.lazy();
     assert!(lazy.waiting.is_empty() && lazy.bytes == 0);
     assert_eq!(tree.node(tree.root.unwrap()).num_children(), 9);
+}
+
+/// What another thread may meet while a run is replaced: an expansion
+/// under way lands in the copy of its node, and the old run's unexpanded
+/// nodes can no longer be claimed by a descent still walking it, while
+/// their copies can.
+#[test]
+fn an_expansion_under_way_lands_in_the_copy_and_the_old_run_is_frozen() {
+    let start = Position::new(8).unwrap();
+    let cfg = widened(1);
+    let mut s = amazons_search(cfg.clone(), &start);
+    run(&mut s, playouts(1));
+    let tree = &s.trees[0];
+    let root = tree.root.unwrap();
+    tree.node(root).visits.add(1000);
+    let old = tree.node(root).children();
+    assert!(old.clone().all(|c| !tree.node(c).is_expanded()));
+    // Another thread has claimed the first child and evaluates its moves.
+    let busy = old.start;
+    assert!(tree.node(busy).claim_expansion());
+    let mut pos = start.clone();
+    pos.play_unchecked(tree.node(busy).mv.unwrap());
+    let mut scratch = super::uct::Scratch::default();
+    super::uct::prepare_children(&pos, &EvalSimulator, &mut scratch);
+    super::widen::grow(tree, root, &start, &cfg);
+    let new = tree.node(root).children();
+    assert!(new.len() > old.len() && new.start != old.start);
+    for (o, n) in old.clone().zip(new.clone()) {
+        assert_eq!(tree.node(o).mv, tree.node(n).mv);
+    }
+    assert!(old.clone().all(|c| !tree.node(c).claim_expansion()));
+    // The busy child's copy stays its expander's; the others are free.
+    assert!(!tree.node(new.start).claim_expansion());
+    assert!(tree.node(new.start + 1).claim_expansion());
+    tree.node(new.start + 1).release_claim();
+    assert!(super::uct::attach_children(
+        tree, busy, &pos, &cfg, &scratch
+    ));
+    assert!(tree.node(new.start).is_expanded() && !tree.node(busy).is_expanded());
+    assert!(tree.lazy().moved.is_empty());
+    assert_eq!(check_tree(tree, &start), 2);
 }

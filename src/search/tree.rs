@@ -308,6 +308,12 @@ impl<M> Node<M> {
         }
     }
 
+    /// Makes an owned copy claimed (`super::widen::grow`: the copy of a
+    /// node whose expansion is under way, which its expander fills).
+    pub fn set_claimed_mut(&mut self) {
+        *self.state.get_mut() = EXPANDING;
+    }
+
     /// Gives up a claim without children (the arena was full).
     pub fn release_claim(&self) {
         self.state.store(UNEXPANDED, Ordering::Release);
@@ -471,6 +477,9 @@ pub(super) struct Lazy<M> {
     /// Bytes the waiting moves take; they count against the cap with the
     /// nodes.
     pub bytes: usize,
+    /// Nodes whose expansion was under way when their parent's run was
+    /// copied: the old id to the copy's, which the expander fills instead.
+    pub moved: HashMap<NodeId, NodeId>,
 }
 
 impl<M> Default for Lazy<M> {
@@ -478,6 +487,7 @@ impl<M> Default for Lazy<M> {
         Lazy {
             waiting: HashMap::new(),
             bytes: 0,
+            moved: HashMap::new(),
         }
     }
 }

@@ -17,9 +17,11 @@
 //! the new run is published with one atomic store of its (first, length)
 //! word; a descent that read the old run goes on in it (runs are never
 //! freed). Only [`Tree::lazy`]'s lock serialises the widening: `grow` and
-//! an expansion that leaves moves waiting hold it, so a node is never
-//! copied between getting its waiting moves and getting its children.
-//! Games without widening (Go, Havannah, Hex, Connect Four) never take it.
+//! the attaching of a widened expansion's children hold it, so a node is
+//! never copied between getting its waiting moves and getting its
+//! children, and an expansion whose node was copied meanwhile fills the
+//! copy. Games without widening (Go, Havannah, Hex, Connect Four) never
+//! take it.
 
 use super::config::{SearchConfig, Widening};
 use super::tree::{Node, NodeId, Tree};
@@ -54,9 +56,9 @@ fn ordered_bits(x: f64) -> u64 {
 
 /// [`super::uct::attach_children`] with widening: children for the best
 /// `widening.width(visits)` moves of `scratch`, the rest waiting, for node
-/// `id`, whose expansion this thread has claimed. Returns false, changing
-/// nothing but `memory_capped` and giving the claim back, when the cap
-/// refuses them.
+/// `id`, whose expansion this thread has claimed, or for its copy if
+/// [`grow`] copied it meanwhile. Returns false, changing nothing but
+/// `memory_capped` and giving the claim back, when the cap refuses them.
 pub(super) fn attach_best<G: Game>(
     tree: &Tree<G::Move>,
     id: NodeId,
@@ -76,6 +78,14 @@ pub(super) fn attach_best<G: Game>(
         .collect();
     keys.sort_unstable();
     let order: Vec<usize> = keys.iter().map(|&(_, i)| i as usize).collect();
+    // Under the lock that `grow` holds, so a node is never copied between
+    // getting its waiting moves and getting its children, and a node
+    // copied while this thread evaluated its moves is found.
+    let mut lazy = tree.lazy();
+    let mut id = id;
+    while let Some(copy) = lazy.moved.remove(&id) {
+        id = copy;
+    }
     let node = tree.node(id);
     let seen = node.visits.get() + node.virtual_loss() as u64;
     let first = widening.width(seen).min(moves.len());
@@ -85,24 +95,18 @@ pub(super) fn attach_best<G: Game>(
         .map(|&i| (moves[i], prior(i)))
         .collect();
     let tail_bytes = Tree::<G::Move>::lazy_size(tail.len());
-    // Waiting moves are attached under the lock that `grow` holds, so a
-    // node is never copied between getting its waiting moves and getting
-    // its children.
-    let mut lazy = (!tail.is_empty()).then(|| tree.lazy());
-    if let Some(lazy) = &lazy {
-        if !tree.lazy_fits(lazy.bytes, tail_bytes) {
-            tree.memory_capped.store(true, Ordering::Relaxed);
-            node.release_claim();
-            return false;
-        }
+    let waiting = !tail.is_empty();
+    if waiting && !tree.lazy_fits(lazy.bytes, tail_bytes) {
+        tree.memory_capped.store(true, Ordering::Relaxed);
+        node.release_claim();
+        return false;
     }
     let children = order[..first]
         .iter()
         .map(|&i| child_node(pos, cfg, moves[i], prior(i)));
     match tree.nodes.alloc_run(children) {
         Some(run) => {
-            let waiting = lazy.is_some();
-            if let Some(lazy) = &mut lazy {
+            if waiting {
                 lazy.waiting.insert(id, tail);
                 lazy.bytes += tail_bytes;
             }
@@ -129,8 +133,7 @@ pub(super) fn due<M: Copy>(tree: &Tree<M>, cfg: &SearchConfig, id: NodeId, seen:
 
 /// Gives expanded node `id` (position `pos`) the waiting moves its width
 /// now asks for, at least as many again as it has (see the module
-/// comment). Does nothing when another thread did it first or when one of
-/// the children is being expanded (a later descent tries again); sets
+/// comment). Does nothing when another thread did it first; sets
 /// `memory_capped` when the cap refuses the new run.
 pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &SearchConfig) {
     let Some(widening) = cfg.widening else {
@@ -151,26 +154,26 @@ pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &Sea
     let old = node.children();
     // The old children's unexpanded nodes are claimed for good, so that no
     // descent still on the old run expands them (their children would be
-    // lost to the copy); one being expanded now postpones the growth.
+    // lost to the copy). One whose expansion is under way (its expander
+    // evaluates its moves, then waits for this lock to attach them) stays
+    // claimed too, and so is its copy, which the expander fills instead
+    // (`Lazy::moved`): an evaluation takes long enough that some root
+    // child of a busy tree is always being expanded.
     let mut claimed = Vec::new();
-    for c in old.clone() {
-        let child = tree.node(c);
-        if child.is_expanded() {
-            continue;
-        }
-        if child.claim_expansion() {
-            claimed.push(c);
-        } else if !child.is_expanded() {
-            for &c in &claimed {
-                tree.node(c).release_claim();
-            }
-            return;
-        }
-    }
     let mut run: Vec<Node<G::Move>> = Vec::with_capacity(have + add);
-    for c in old.clone() {
-        let copy = tree.node(c).clone();
+    let mut moved = Vec::new();
+    for (i, c) in old.clone().enumerate() {
+        let child = tree.node(c);
+        let busy = !child.is_expanded() && !child.claim_expansion();
+        if !child.is_expanded() && !busy {
+            claimed.push(c);
+        }
+        let mut copy = child.clone();
         copy.virtual_loss.store(0, Ordering::Relaxed);
+        if busy {
+            copy.set_claimed_mut();
+            moved.push(i);
+        }
         run.push(copy);
     }
     let keep = waiting.len() - add;
@@ -187,6 +190,10 @@ pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &Sea
         }
         return;
     };
+    for i in moved {
+        lazy.moved
+            .insert(old.start + i as NodeId, first + i as NodeId);
+    }
     // The children's own waiting moves follow them to their new ids.
     for (i, c) in old.enumerate() {
         if let Some(tail) = lazy.waiting.remove(&c) {
