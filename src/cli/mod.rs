@@ -44,9 +44,10 @@ pub struct Cli {
     pub threads: Option<u32>,
 
     /// Independent search trees, merged at the root to decide (root
-    /// parallelism); the threads are dealt to them. One tree behind one
-    /// lock grows only as fast as one core descends it, so with a GPU the
-    /// default is one tree per two threads; on the CPU, one tree.
+    /// parallelism); the threads are dealt to them. The threads of one
+    /// tree share its root's counters, so with a GPU (batches of many
+    /// leaves from every thread) the default is one tree per two threads;
+    /// on the CPU, one tree.
     #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub trees: Option<u32>,
 
