@@ -263,7 +263,7 @@ impl Game for Position {
     }
 
     /// A finished game, or a split ending whose race the bounds on both
-    /// sides' moves decide ([`endgame::split_winner`]): the search scores
+    /// sides' moves decide (`endgame::split_winner`): the search scores
     /// it exactly and never searches it again.
     fn judged_outcome(&self, _owners: OwnershipSums<'_>) -> Option<Outcome> {
         self.proven_outcome()
