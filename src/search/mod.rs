@@ -20,6 +20,7 @@ mod root;
 #[allow(clippy::module_inception)]
 mod search;
 pub mod time;
+mod totals;
 mod tree;
 mod uct;
 mod widen;

@@ -5,8 +5,9 @@
 
 use super::arena::Arena;
 use super::tests::{playouts, run, search};
+use super::totals::RootTotals;
 use super::toy::{Nim, TicTacToe};
-use super::tree::{NodeId, RootTotals, Tree};
+use super::tree::{NodeId, Tree};
 use super::*;
 use crate::game::havannah::Position;
 use crate::game::Game;

@@ -9,7 +9,8 @@ use super::config::{
 use super::info::{self, RunCounters};
 use super::root;
 use super::search::Report;
-use super::tree::{NodeId, RootTotals, Tree};
+use super::totals::RootTotals;
+use super::tree::{NodeId, Tree};
 use super::uct::{self, Context, Descent, LeafResult, Path, Scratch};
 use crate::game::{Game, Outcome};
 use crate::sim::{LeafStats, Simulator};
