@@ -10,7 +10,15 @@ vacated; the game ends when the side to move has no legal move (it loses).
 
 from __future__ import annotations
 
-from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game, relay_move
+from matchcore import (
+    Forfeit,
+    GameResult,
+    MatchConfig,
+    Player,
+    play_board_game,
+    record_resignation,
+    relay_move,
+)
 
 # The start of each size (White's queens, Black's): the 10x10 and
 # OpenSpiel's 8x8 and 6x6, as the engine has them.
@@ -137,9 +145,7 @@ def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, r
             return
         word = mover.genmove(letter.lower())
         if word == "resign":
-            winner = other.colour
-            result.winner, result.result, result.reason = winner, f"{winner}+R", "resign"
-            result.detail = f"{mover.client.label} resigned"
+            record_resignation(result, mover, other.colour)
             return
         move = parse_move(word, config.size)
         if move is None or not board.is_legal(letter, move):

@@ -9,7 +9,15 @@ ends at four in a row (the mover wins) or a full board (a draw).
 from __future__ import annotations
 
 
-from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game, relay_move
+from matchcore import (
+    Forfeit,
+    GameResult,
+    MatchConfig,
+    Player,
+    play_board_game,
+    record_resignation,
+    relay_move,
+)
 
 HEIGHT = 6  # --size is the width; the height is the standard board's
 
@@ -44,9 +52,7 @@ def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, r
         mover, other = players[letter], players["W" if letter == "B" else "B"]
         word = mover.genmove(letter.lower())
         if word == "resign":
-            winner = other.colour
-            result.winner, result.result, result.reason = winner, f"{winner}+R", "resign"
-            result.detail = f"{mover.client.label} resigned"
+            record_resignation(result, mover, other.colour)
             return
         if not word.isdigit() or not 1 <= int(word) <= width or heights[int(word) - 1] >= HEIGHT:
             raise Forfeit(mover.key, "illegal", f"{mover.client.label} played {word!r}: not a playable column")

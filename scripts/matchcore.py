@@ -263,6 +263,12 @@ def forfeit_result(result: GameResult, forfeit: Forfeit) -> GameResult:
     return result
 
 
+def record_resignation(result: GameResult, mover: Player, winner: str) -> None:
+    """Ends `result` with `mover` resigning to `winner` (its colour letter)."""
+    result.winner, result.result, result.reason = winner, f"{winner}+R", "resign"
+    result.detail = f"{mover.client.label} resigned"
+
+
 def identify(spec: EngineSpec) -> str:
     """Starts the engine once to learn its name; raises GtpFailure/ValueError if it cannot run."""
     command = substitute(spec.command, 1, 0)

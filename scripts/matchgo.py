@@ -22,6 +22,7 @@ from matchcore import (
     MatchConfig,
     Player,
     forfeit_result,
+    record_resignation,
     start_players,
 )
 
@@ -64,9 +65,7 @@ def play_moves(config: MatchConfig, board: GoBoard, players: "dict[str, Player]"
         mover, other = players[letter], players["W" if letter == "B" else "B"]
         word = mover.genmove(color_name(colour))
         if word == "resign":
-            winner = "W" if letter == "B" else "B"
-            result.winner, result.result, result.reason = winner, f"{winner}+R", "resign"
-            result.detail = f"{mover.client.label} resigned"
+            record_resignation(result, mover, "W" if letter == "B" else "B")
             return False
         try:
             point = board.point(word)

@@ -17,7 +17,15 @@ from __future__ import annotations
 
 import re
 
-from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game, relay_move
+from matchcore import (
+    Forfeit,
+    GameResult,
+    MatchConfig,
+    Player,
+    play_board_game,
+    record_resignation,
+    relay_move,
+)
 
 CELL = re.compile(r"^[a-z][1-9][0-9]?$")
 WINNER_WORDS = {"white": "W", "black": "B", "draw": "draw", "none": None}
@@ -56,9 +64,7 @@ def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, r
         mover, other = players[letter], players["B" if letter == "W" else "W"]
         word = mover.genmove(letter.lower())
         if word == "resign":
-            winner = other.colour
-            result.winner, result.result, result.reason = winner, f"{winner}+R", "resign"
-            result.detail = f"{mover.client.label} resigned"
+            record_resignation(result, mover, other.colour)
             return
         # The swap rule: the second move may be `swap` (the first stone changes
         # colour and stays where it is; then White moves again).

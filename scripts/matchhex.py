@@ -16,7 +16,15 @@ from __future__ import annotations
 
 import re
 
-from matchcore import Forfeit, GameResult, MatchConfig, Player, play_board_game, relay_move
+from matchcore import (
+    Forfeit,
+    GameResult,
+    MatchConfig,
+    Player,
+    play_board_game,
+    record_resignation,
+    relay_move,
+)
 
 CELL = re.compile(r"^([a-z])([1-9][0-9]?)$")
 SWAP = "swap-pieces"
@@ -72,9 +80,7 @@ def play_moves(config: MatchConfig, players: "dict[str, Player]", moves: list, r
         mover, other = players[letter], players["W" if letter == "B" else "B"]
         word = mover.genmove(letter.lower()).lower()
         if word == "resign":
-            winner = other.colour
-            result.winner, result.result, result.reason = winner, f"{winner}+R", "resign"
-            result.detail = f"{mover.client.label} resigned"
+            record_resignation(result, mover, other.colour)
             return
         is_swap = word in (SWAP, "swap") and len(moves) == 1 and letter == "W"
         cell = None if is_swap else parse_cell(word, size)
