@@ -33,6 +33,8 @@ mod tests_bias;
 #[cfg(test)]
 mod tests_go;
 #[cfg(test)]
+mod tests_leaf_values;
+#[cfg(test)]
 mod tests_root;
 #[cfg(test)]
 mod tests_solver;

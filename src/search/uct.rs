@@ -32,7 +32,7 @@ impl Path {
     }
 
     /// The player who played into the node at `depth`.
-    fn mover(&self, depth: usize) -> Color {
+    pub(super) fn mover(&self, depth: usize) -> Color {
         match depth {
             0 => self.to_move[0].opponent(),
             _ => self.to_move[depth - 1],
@@ -287,6 +287,25 @@ pub(super) fn child_node<G: Game>(
     Node::new(Some(mv), prior.visits + even, prior.wins + 0.5 * even)
         .with_amaf_index(amaf)
         .with_bias(prior.bias)
+}
+
+/// The leaf value a [`Simulator::priors_are_leaf_values`] simulator gave
+/// unexpanded node `id` as its prior: the mover's chance, the even prior
+/// taken out again. `None` for a node without such a prior (the root, or
+/// one expanded with none).
+pub(super) fn prior_leaf_value<M: Copy>(
+    tree: &Tree<M>,
+    id: NodeId,
+    cfg: &SearchConfig,
+) -> Option<f64> {
+    let node = tree.node(id);
+    let even = cfg.prior_even_visits as f64;
+    let visits = node.prior_visits as f64 - even;
+    if node.is_expanded() || visits <= 0.0 {
+        return None;
+    }
+    let wins = node.prior_wins as f64 - 0.5 * even;
+    Some((wins / visits).clamp(0.0, 1.0))
 }
 
 /// What a descent reads besides the tree; fixed for a whole run.

@@ -140,6 +140,9 @@ struct Batch<G: Game> {
     to_simulate: usize,
     stats: Vec<LeafStats>,
     terminal: Vec<(Path, Outcome)>,
+    /// Leaves whose value the parent's expansion computed
+    /// ([`Simulator::priors_are_leaf_values`]), with Black's chance.
+    known: Vec<(Path, f64)>,
     spare_paths: Vec<Path>,
     scratch: Scratch<G::Move>,
 }
@@ -152,6 +155,7 @@ impl<G: Game> Default for Batch<G> {
             to_simulate: 0,
             stats: Vec::new(),
             terminal: Vec::new(),
+            known: Vec::new(),
             spare_paths: Vec::new(),
             scratch: Scratch::default(),
         }
@@ -313,7 +317,7 @@ impl<G: Game> Shared<'_, G> {
         totals: &mut RootTotals,
     ) -> (u64, u64) {
         let weight = self.weight;
-        let leaves = batch.to_simulate + batch.terminal.len();
+        let leaves = batch.to_simulate + batch.terminal.len() + batch.known.len();
         let mut done = 0;
         for i in 0..batch.to_simulate {
             let stats = &batch.stats[i];
@@ -342,6 +346,38 @@ impl<G: Game> Shared<'_, G> {
                     totals.add_child((child - run.start) as usize, stats);
                 }
             }
+        }
+        for (path, black) in batch.known.drain(..) {
+            // Backed up as `simulate` would have: `weight` playouts of
+            // this value, no AMAF and no ownership.
+            let stats = LeafStats {
+                playouts: weight,
+                black_wins: (black * weight as f64) as f32,
+                score_sum: (2.0 * black - 1.0) * weight as f64,
+                ..LeafStats::default()
+            };
+            let result = LeafResult {
+                playouts: weight,
+                black_wins: stats.black_wins as f64,
+                amaf: &[],
+            };
+            uct::update(
+                tree,
+                &path,
+                &result,
+                self.virtual_loss,
+                self.root_pos,
+                &mut batch.scratch,
+            );
+            done += weight as u64;
+            totals.add(&stats);
+            if let (Some(root), Some(&child)) = (tree.root, path.nodes.get(1)) {
+                let run = tree.node(root).children();
+                if run.contains(&child) {
+                    totals.add_child((child - run.start) as usize, &stats);
+                }
+            }
+            batch.spare_paths.push(path);
         }
         for (path, outcome) in batch.terminal.drain(..) {
             let result = LeafResult::terminal(outcome, weight);
@@ -461,14 +497,32 @@ impl<G: Game> Shared<'_, G> {
                     }
                 }
             };
-            match outcome {
-                Some(outcome) => {
+            let path = &batch.paths[slot];
+            let depth = path.nodes.len() - 1;
+            let known = match (outcome, depth) {
+                (None, 1..) if self.sim.priors_are_leaf_values() => {
+                    uct::prior_leaf_value(state.tree, path.nodes[depth], self.cfg).map(|p| {
+                        match path.mover(depth) {
+                            crate::game::Color::Black => p,
+                            crate::game::Color::White => 1.0 - p,
+                        }
+                    })
+                }
+                _ => None,
+            };
+            match (outcome, known) {
+                (Some(outcome), _) => {
                     // Keep the path, hand the slot a spare one.
                     let spare = batch.spare_paths.pop().unwrap_or_default();
                     let path = std::mem::replace(&mut batch.paths[slot], spare);
                     batch.terminal.push((path, outcome));
                 }
-                None => batch.to_simulate += 1,
+                (None, Some(black)) => {
+                    let spare = batch.spare_paths.pop().unwrap_or_default();
+                    let path = std::mem::replace(&mut batch.paths[slot], spare);
+                    batch.known.push((path, black));
+                }
+                (None, None) => batch.to_simulate += 1,
             }
         }
     }

@@ -142,6 +142,12 @@ impl Simulator<Position> for EvalSimulator {
             });
         }
     }
+
+    /// A leaf's value is the evaluation its parent's expansion gave it as
+    /// a prior (one evaluation per leaf instead of two).
+    fn priors_are_leaf_values(&self) -> bool {
+        true
+    }
 }
 
 /// `count` positions after a random number of random moves (up to half

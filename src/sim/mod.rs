@@ -140,6 +140,17 @@ pub trait Simulator<G: Game>: Send + Sync {
         out.clear();
         out.resize(moves.len(), Prior::default());
     }
+
+    /// Whether every prior with visits is the leaf value itself: its mean
+    /// (`wins / visits`) is exactly the chance that [`simulate`]
+    /// (Self::simulate) gives the mover in the position after the move,
+    /// at every call (an evaluation, not random playouts). The search then
+    /// backs a leaf up from its prior instead of simulating it again: the
+    /// parent's expansion already evaluated it. The default, false, is
+    /// every playout simulator's.
+    fn priors_are_leaf_values(&self) -> bool {
+        false
+    }
 }
 
 /// Records one playout for AMAF and ownership: which colour first played

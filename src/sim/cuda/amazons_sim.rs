@@ -82,21 +82,28 @@ impl GpuEvalSimulator {
 
     /// The kernel's (value, w) pairs for `count` positions that `fill`
     /// packs, or `None` (the caller uses the CPU) when the batch is small
-    /// or the GPU has failed. `read` gets the pairs while the lane is held.
-    fn on_gpu(
+    /// or the GPU has failed. `read` gets the pairs, and what `fill`
+    /// returned, while the lane is held.
+    fn on_gpu<T>(
         &self,
         count: usize,
-        fill: impl FnOnce(&mut [u64]),
-        read: impl FnOnce(&[f32]),
+        fill: impl FnOnce(&mut [u64]) -> T,
+        read: impl FnOnce(&[f32], T),
     ) -> Option<()> {
         if count < GPU_MIN_BATCH || self.failed.load(Ordering::Relaxed) {
             return None;
         }
         let mut gpu = self.lane()?;
+        let mut filled = None;
         let result = gpu
-            .upload_with(count, fill)
+            .upload_with(count, |host| filled = Some(fill(host)))
             .and_then(|()| gpu.launch(count))
-            .and_then(|()| gpu.download(count).map(read));
+            .and_then(|()| gpu.download(count))
+            .map(|pairs| {
+                if let Some(filled) = filled {
+                    read(pairs, filled);
+                }
+            });
         match result {
             Ok(()) => Some(()),
             Err(e) => {
@@ -143,7 +150,7 @@ impl Simulator<Position> for GpuEvalSimulator {
         // Every leaf goes to the GPU (a finished one's value is unused):
         // the packing stays a straight copy and the results line up.
         let n = playouts_per_leaf.max(1);
-        let done = self.on_gpu(leaves.len(), fill_from(leaves.iter()), |pairs| {
+        let done = self.on_gpu(leaves.len(), fill_from(leaves.iter()), |pairs, ()| {
             for ((leaf, stats), pair) in leaves.iter().zip(out.iter_mut()).zip(pairs.chunks(2)) {
                 stats.reset(0, 0);
                 stats.playouts = n;
@@ -169,24 +176,26 @@ impl Simulator<Position> for GpuEvalSimulator {
 
     fn priors(&self, pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
         // The children are made in the pinned buffer's packing loop, one
-        // at a time: no vector of positions.
+        // at a time (no vector of positions), and each only once: whether
+        // it is finished is noted there for the read.
         let fill = |host: &mut [u64]| {
+            let mut finished = Vec::with_capacity(moves.len());
             for (words, &mv) in host.chunks_exact_mut(WORDS).zip(moves) {
                 let mut child = pos.clone();
                 child.apply(mv);
+                finished.push(child.outcome().is_some());
                 words.copy_from_slice(&pack(&child));
             }
+            finished
         };
-        let done = self.on_gpu(moves.len(), fill, |pairs| {
+        let done = self.on_gpu(moves.len(), fill, |pairs, finished| {
             out.clear();
-            for (&mv, pair) in moves.iter().zip(pairs.chunks(2)) {
-                let mut child = pos.clone();
-                child.apply(mv);
+            for (&over, pair) in finished.iter().zip(pairs.chunks(2)) {
                 // The mover's chance: the other side is to move after it,
                 // and a mover who leaves it no move has won.
-                let p = match child.outcome() {
-                    Some(_) => 1.0,
-                    None => 1.0 - to_move_probability(pair),
+                let p = match over {
+                    true => 1.0,
+                    false => 1.0 - to_move_probability(pair),
                 };
                 out.push(Prior {
                     wins: p as f32 * PRIOR_VISITS,
@@ -198,6 +207,10 @@ impl Simulator<Position> for GpuEvalSimulator {
         if done.is_none() {
             self.cpu.priors(pos, moves, out);
         }
+    }
+
+    fn priors_are_leaf_values(&self) -> bool {
+        true
     }
 }
 
