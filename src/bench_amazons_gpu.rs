@@ -22,10 +22,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Batch sizes timed: the search's (a thread's 64 leaves, an expansion of
-/// ~500 children in the middle game and of 2,176 at the start), the
-/// paper's best thread count (16,384) and more.
-const BATCHES: [usize; 6] = [LEAVES_PER_BATCH, 500, 2_176, 16_384, 32_768, 65_536];
+/// Batch sizes timed: a small one (64, what a thread's leaves were when
+/// they were evaluated again), the search's expansions (~500 children in
+/// the middle game, 2,176 at the start), the paper's best thread count
+/// (16,384) and more.
+const BATCHES: [usize; 6] = [64, 500, 2_176, 16_384, 32_768, 65_536];
 
 fn print(line: serde_json::Value) -> Result<(), String> {
     use std::io::Write;
@@ -168,11 +169,7 @@ fn search_line(
         threads,
         trees: options.trees,
         seed: options.seed,
-        leaves_per_batch: if backend == "cuda" {
-            LEAVES_PER_BATCH
-        } else {
-            1
-        },
+        leaves_per_batch: LEAVES_PER_BATCH,
         // As the engine searches (`serve_amazons`).
         widening: Some(crate::search::Widening::default()),
         ..SearchConfig::default()
@@ -200,9 +197,15 @@ fn search_line(
     }))
 }
 
-/// Leaves a search thread sends to the GPU evaluator in one batch. Its
-/// expansions are batches of their own (every child, 2,176 at the start).
-pub const LEAVES_PER_BATCH: usize = 64;
+/// Leaves a search thread selects before it backs them up, GPU or CPU.
+/// A leaf's value is its prior, evaluated in its parent's expansion
+/// (`Simulator::priors_are_leaf_values`), so a leaf needs no launch and
+/// there is nothing to batch but the expansions, which are one launch
+/// each (every child, 2,176 at the start). Batches of 64 leaves, when
+/// every leaf was evaluated again, kept each thread's 64 descents (and
+/// the expansions on their way, one round trip each) from seeing one
+/// another's results.
+pub const LEAVES_PER_BATCH: usize = 1;
 
 #[cfg(test)]
 mod tests {

@@ -247,7 +247,8 @@ fn serve_amazons(mut options: EngineOptions) -> i32 {
     let sim = match &options.backend {
         Backend::Cuda { gpus, .. } => {
             // A leaf is one evaluation, not playouts: it counts once, and
-            // a batch is a few dozen leaves (expansions are batches too).
+            // is backed up at once (its value came with its parent's
+            // expansion, the only launch; see `LEAVES_PER_BATCH`).
             options.search.playouts_per_leaf = 1;
             options.search.leaves_per_batch = crate::bench_amazons_gpu::LEAVES_PER_BATCH;
             let lanes = options.search.threads;
