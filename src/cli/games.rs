@@ -251,6 +251,7 @@ fn serve_amazons(mut options: EngineOptions) -> i32 {
             // expansion, the only launch; see `LEAVES_PER_BATCH`).
             options.search.playouts_per_leaf = 1;
             options.search.leaves_per_batch = crate::bench_amazons_gpu::LEAVES_PER_BATCH;
+            options.search.expand_after_visits = crate::bench_amazons_gpu::EXPAND_AFTER_VISITS;
             let lanes = options.search.threads;
             match GpuEvalSimulator::open(gpus.first().copied().unwrap_or(0), lanes) {
                 Ok(sim) => {
@@ -260,6 +261,7 @@ fn serve_amazons(mut options: EngineOptions) -> i32 {
                 Err(e) => {
                     tracing::error!("cannot use the GPU ({e}); evaluating on the CPU");
                     options.search.leaves_per_batch = 1;
+                    options.search.expand_after_visits = crate::search::config::EXPAND_AFTER_VISITS;
                     cpu()
                 }
             }
