@@ -61,6 +61,10 @@ pub struct BookArgs {
     /// exists).
     #[arg(long, value_name = "FILE")]
     pub out: std::path::PathBuf,
+    /// Win/draw/loss only instead of exact scores: one proof a position
+    /// (a weak book plays winning moves, not the fastest ones).
+    #[arg(long)]
+    pub weak: bool,
 }
 
 #[derive(clap::Args, Debug)]

@@ -430,6 +430,7 @@ fn book_connect4(args: &super::BookArgs) -> i32 {
         threads: args.threads as usize,
         table_mib: args.table_mib as usize,
         out: args.out.clone(),
+        weak: args.weak,
     };
     let started = std::time::Instant::now();
     match build(&options) {

@@ -119,9 +119,14 @@ pub struct Cli {
     pub database: Option<std::path::PathBuf>,
 
     /// Connect Four: an opening book of `warpstone book`; genmove plays its
-    /// move and warpstone-solve takes its scores where it has them.
+    /// move and warpstone-solve takes its scores where it has them
+    /// (default: the 7x6 book built into the binary).
     #[arg(long, value_name = "FILE")]
     pub book: Option<std::path::PathBuf>,
+
+    /// Connect Four: no opening book, not even the built-in 7x6 one.
+    #[arg(long, conflicts_with = "book")]
+    pub no_book: bool,
 
     /// Where playouts run: a GPU when one is usable (auto), the CPU, or a
     /// GPU (cuda: exits with code 2 if none is usable).
@@ -342,7 +347,7 @@ pub fn main() -> i32 {
         eprintln!("warpstone: --database: {} has no database", game.name);
         return 2;
     }
-    if cli.book.is_some() && game.book.is_none() {
+    if (cli.book.is_some() || cli.no_book) && game.book.is_none() {
         eprintln!("warpstone: --book: {} has no opening book", game.name);
         return 2;
     }
@@ -377,6 +382,7 @@ pub fn main() -> i32 {
         live_gfx: cli.live_gfx,
         database: cli.database.clone(),
         book: cli.book.clone(),
+        no_book: cli.no_book,
         ..EngineOptions::default()
     };
     (game.serve)(options)

@@ -45,6 +45,9 @@ pub struct EngineOptions {
     /// An opening book the game's engine plays from (Connect Four:
     /// `warpstone book`).
     pub book: Option<std::path::PathBuf>,
+    /// No opening book at all, not even one the game ships (Connect
+    /// Four's 7x6 book).
+    pub no_book: bool,
 }
 
 /// Thinking time per move when neither `--time-per-move`, `--playouts` nor
@@ -68,6 +71,7 @@ impl Default for EngineOptions {
             ponder: false,
             database: None,
             book: None,
+            no_book: false,
         }
     }
 }

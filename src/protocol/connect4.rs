@@ -198,7 +198,8 @@ impl Connect4Session {
                 );
                 Some(Arc::new(book))
             }
-            None => None,
+            None if options.no_book => None,
+            None => standard_book(),
         };
         let mut session = Connect4Session::new(options, sim);
         session.database = database;
@@ -266,8 +267,29 @@ impl Connect4Session {
             };
             let win = crate::solve::connect4::win_in_one(&pos);
             crate::solve::connect4::column_scores(&pos, win, |child| {
-                book.get(child).or_else(|| solver.solve(child, false))
+                book.exact(child).or_else(|| solver.solve(child, false))
             })
+        };
+        conn.think(stop, OnInput::Queue, None, job)
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// A winning column for the side to move proved within `time`
+    /// (`Solver::winning_move`): `Some(None)` when the position is no win,
+    /// `None` when the time ran out.
+    async fn find_win(&mut self, time: Duration, conn: &mut Connection) -> Option<Option<usize>> {
+        let pos = self.game.pos;
+        let table = self.table.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let job_stop = stop.clone();
+        let deadline = Instant::now() + time;
+        let job = move || {
+            Solver::new(&table, pos.width())
+                .with_stop(&job_stop)
+                .with_deadline(Some(deadline))
+                .winning_move(&pos)
         };
         conn.think(stop, OnInput::Queue, None, job)
             .await
@@ -317,10 +339,31 @@ impl Connect4Session {
             };
         }
         let started = Instant::now();
-        if let Some(scores) = self
-            .solve_columns(self.genmove_solver_time(color), conn)
-            .await
-        {
+        let solver_time = self.genmove_solver_time(color);
+        let from_database = self
+            .database
+            .as_ref()
+            .is_some_and(|db| db.score(&pos).is_some());
+        if !from_database {
+            // A win needs one proof, not every column's exact score.
+            match self.find_win(solver_time, conn).await {
+                Some(Some(column)) => {
+                    self.game.clock.spend(color, started.elapsed());
+                    tracing::info!(column = column + 1, "proved to win");
+                    let mv = column as Move;
+                    return match self.game.play(color, mv) {
+                        Ok(()) => Reply::ok(self.game.pos.move_text(mv)),
+                        Err(reply) => reply,
+                    };
+                }
+                // No win: the exact scores pick the best draw or the
+                // longest loss, in what is left of the solver's time.
+                Some(None) => {}
+                None => return self.search_move(color, started, conn).await,
+            }
+        }
+        let left = solver_time.saturating_sub(started.elapsed());
+        if let Some(scores) = self.solve_columns(left, conn).await {
             self.game.clock.spend(color, started.elapsed());
             // The best score; among equals the column nearest the centre.
             let best = centre_order(self.game.pos.width())
@@ -336,6 +379,17 @@ impl Connect4Session {
                 };
             }
         }
+        self.search_move(color, started, conn).await
+    }
+
+    /// The search's move, in what is left of the move's time since
+    /// `started`.
+    async fn search_move(
+        &mut self,
+        color: Color,
+        started: Instant,
+        conn: &mut Connection,
+    ) -> Reply {
         tracing::info!("not solved in time; searching");
         let spent = started.elapsed();
         let mut elapsed = Duration::ZERO;
@@ -371,6 +425,22 @@ impl Connect4Session {
             })
             .collect();
         Reply::ok(format!("\n{}", lines.join("\n")))
+    }
+}
+
+/// The 7x6 book built into the binary; `None` (logged) if it is empty or
+/// does not read, which the tests rule out.
+fn standard_book() -> Option<Arc<Book>> {
+    match Book::standard() {
+        Ok(book) if !book.is_empty() => {
+            tracing::info!(positions = book.len(), "built-in 7x6 book loaded");
+            Some(Arc::new(book))
+        }
+        Ok(_) => None,
+        Err(e) => {
+            tracing::warn!("built-in 7x6 book: {e}");
+            None
+        }
     }
 }
 

@@ -6,7 +6,10 @@
 //! back and anyone can check a line with any solver: a header line
 //! `warpstone connect4 book WxH`, then one position a line in Pons' line
 //! format, `moves score` (columns from 1, the side to move's score). A
-//! position and its mirror image share one entry.
+//! position and its mirror image share one entry. A weak book (header
+//! `warpstone connect4 book WxH weak`) holds only the sign of each score
+//! (1 win, 0 draw, -1 loss): enough to play a winning move, not to say how
+//! fast it wins.
 
 use crate::game::connect4::{Position, Shape};
 use crate::game::Game;
@@ -19,10 +22,17 @@ pub const HEADER: &str = "warpstone connect4 book";
 /// Longest line accepted: a move string of at most 56 stones and a score.
 const MAX_LINE: usize = 128;
 
+/// The 7x6 book the engine plays from unless told otherwise: data made by
+/// `warpstone book` (the command is in docs/connect4.md), compiled in so
+/// that the binary needs no file beside it.
+const STANDARD: &str = include_str!("../../../data/connect4-7x6.book");
+
 /// A book in memory: canonical key to score.
 #[derive(Clone, Debug)]
 pub struct Book {
     shape: Shape,
+    /// Scores are only signs (win/draw/loss).
+    weak: bool,
     scores: HashMap<u64, i8>,
 }
 
@@ -38,9 +48,10 @@ pub enum BookError {
 }
 
 impl Book {
-    pub fn new(shape: Shape) -> Book {
+    pub fn new(shape: Shape, weak: bool) -> Book {
         Book {
             shape,
+            weak,
             scores: HashMap::new(),
         }
     }
@@ -49,12 +60,22 @@ impl Book {
         self.shape
     }
 
+    /// Whether the book holds only win/draw/loss.
+    pub fn is_weak(&self) -> bool {
+        self.weak
+    }
+
     pub fn len(&self) -> usize {
         self.scores.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.scores.is_empty()
+    }
+
+    /// The book built into the binary (7x6).
+    pub fn standard() -> Result<Book, BookError> {
+        Book::read(&mut STANDARD.as_bytes())
     }
 
     pub fn open(path: &Path) -> Result<Book, BookError> {
@@ -66,15 +87,17 @@ impl Book {
     pub fn read(input: &mut impl BufRead) -> Result<Book, BookError> {
         let mut lines = bounded_lines(input);
         let header = lines.next().ok_or(BookError::Header)??;
-        let shape = parse_header(&header).ok_or(BookError::Header)?;
-        let mut book = Book::new(shape);
+        let (shape, weak) = parse_header(&header).ok_or(BookError::Header)?;
+        let mut book = Book::new(shape, weak);
         for (i, line) in lines.enumerate() {
             let line = line?;
             let number = i + 2;
             if line.trim().is_empty() {
                 continue;
             }
-            let (pos, score) = parse_line(shape, &line).ok_or(BookError::Line(number))?;
+            let (pos, score) = parse_line(shape, &line)
+                .filter(|&(_, score)| !weak || score.abs() <= 1)
+                .ok_or(BookError::Line(number))?;
             book.insert(&pos, score);
         }
         Ok(book)
@@ -84,7 +107,8 @@ impl Book {
         self.scores.insert(canonical_key(pos), score as i8);
     }
 
-    /// The exact score of `pos` for the side to move, if the book has it.
+    /// The score of `pos` for the side to move as the book holds it (in a
+    /// weak book only its sign), if the book has it.
     pub fn get(&self, pos: &Position) -> Option<i32> {
         if *pos.shape() != self.shape {
             return None;
@@ -92,11 +116,26 @@ impl Book {
         self.scores.get(&canonical_key(pos)).map(|&s| s as i32)
     }
 
+    /// The exact score of `pos`: `None` where the book lacks it or is weak.
+    pub fn exact(&self, pos: &Position) -> Option<i32> {
+        self.get(pos).filter(|_| !self.weak)
+    }
+
+    /// Win/draw/loss of `pos` (1, 0, -1), if the book has it.
+    pub fn sign(&self, pos: &Position) -> Option<i32> {
+        self.get(pos).map(i32::signum)
+    }
+
     /// A perfect move at `pos` found in the book: a stone that wins at
     /// once, or the column whose position after it the book holds with a
     /// score that achieves `pos`'s own; `None` if the book lacks either.
+    /// A weak book has none for a lost position: there every move keeps
+    /// the loss, and only exact scores tell the one that loses last.
     pub fn best_move(&self, pos: &Position) -> Option<usize> {
         let score = self.get(pos)?;
+        if self.weak && score < 0 {
+            return None;
+        }
         let order = super::centre_order(pos.width());
         if let Some(&c) = order
             .iter()
@@ -114,16 +153,31 @@ impl Book {
     }
 }
 
-/// `warpstone connect4 book 7x6` to the board.
-pub fn parse_header(line: &str) -> Option<Shape> {
-    let size = line.trim().strip_prefix(HEADER)?.trim();
+/// `warpstone connect4 book 7x6` (or `... 7x6 weak`) to the board and
+/// whether the book is weak.
+pub fn parse_header(line: &str) -> Option<(Shape, bool)> {
+    let rest = line.trim().strip_prefix(HEADER)?.trim();
+    let (size, weak) = match rest.strip_suffix(WEAK) {
+        Some(size) => (size.trim_end(), true),
+        None => (rest, false),
+    };
     let (w, h) = size.split_once('x')?;
-    Shape::new(w.parse().ok()?, h.parse().ok()?).ok()
+    let shape = Shape::new(w.parse().ok()?, h.parse().ok()?).ok()?;
+    Some((shape, weak))
 }
 
-pub fn header(shape: Shape) -> String {
-    format!("{HEADER} {}x{}", shape.width, shape.height)
+/// The header line of a book of `shape`.
+pub fn header(shape: Shape, weak: bool) -> String {
+    let (w, h) = (shape.width, shape.height);
+    if weak {
+        format!("{HEADER} {w}x{h} {WEAK}")
+    } else {
+        format!("{HEADER} {w}x{h}")
+    }
 }
+
+/// The header's last word for a weak book.
+const WEAK: &str = "weak";
 
 /// A `moves score` line (the empty board's moves are empty: ` 1`): the
 /// position (not over) and its score, which must lie within the board's
@@ -185,7 +239,7 @@ mod tests {
 
     #[test]
     fn a_position_and_its_mirror_share_an_entry() {
-        let mut book = Book::new(shape());
+        let mut book = Book::new(shape(), false);
         let pos = Position::from_moves(shape(), "1234").unwrap();
         book.insert(&pos, -3);
         let mirror = Position::from_moves(shape(), "7654").unwrap();
@@ -199,7 +253,7 @@ mod tests {
 
     #[test]
     fn reads_its_own_format_and_rejects_anything_else() {
-        let text = format!("{}\n 1\n4 -1\n44 2\n\n", header(shape()));
+        let text = format!("{}\n 1\n4 -1\n44 2\n\n", header(shape(), false));
         let book = Book::read(&mut text.as_bytes()).unwrap();
         assert_eq!(book.len(), 3);
         assert_eq!(book.get(&Position::standard()), Some(1));
@@ -209,12 +263,12 @@ mod tests {
         );
         for bad in [
             "nonsense\n4 1\n".to_string(),
-            format!("{}\n4 x\n", header(shape())),
-            format!("{}\n4 1 2\n", header(shape())),
-            format!("{}\n9 1\n", header(shape())),
-            format!("{}\n4 99\n", header(shape())),
-            format!("{}\n1111111 0\n", header(shape())),
-            format!("{}\n{} 1\n", header(shape()), "4".repeat(500)),
+            format!("{}\n4 x\n", header(shape(), false)),
+            format!("{}\n4 1 2\n", header(shape(), false)),
+            format!("{}\n9 1\n", header(shape(), false)),
+            format!("{}\n4 99\n", header(shape(), false)),
+            format!("{}\n1111111 0\n", header(shape(), false)),
+            format!("{}\n{} 1\n", header(shape(), false), "4".repeat(500)),
             String::new(),
         ] {
             assert!(Book::read(&mut bad.as_bytes()).is_err(), "{bad:?}");
@@ -223,7 +277,7 @@ mod tests {
 
     #[test]
     fn best_move_follows_the_scores_in_the_book() {
-        let mut book = Book::new(shape());
+        let mut book = Book::new(shape(), false);
         let root = Position::standard();
         book.insert(&root, 1);
         // Column 3 (0-based 2) is held at -1 for the opponent: it keeps the

@@ -3,7 +3,8 @@
 //! the columns played from 1 (`4453`); the answer `moves score`, with
 //! `--analyze` every column's score (`-1000` for a full column, as his
 //! solver writes it), with `--weak` only the sign (1 win, 0 draw, -1 loss);
-//! `--book` answers the positions an opening book holds from it, and
+//! `--book` answers the positions an opening book holds from it (a weak
+//! book only `--weak` questions), and
 //! `--threads` puts several searches sharing the table on each position.
 //! A bad line (not a move string, a full column, a move after a win, a
 //! finished game, longer than 4096 bytes) is reported on stderr and
@@ -94,9 +95,14 @@ pub fn run(
             }
         };
         let mut solver = Solver::new(&table, shape.width as usize);
+        // A weak book knows only win/draw/loss: exact questions are solved.
         let from_book = |p: &Position| {
-            let score = book.as_ref()?.get(p)?;
-            Some(if options.weak { score.signum() } else { score })
+            let book = book.as_ref()?;
+            if options.weak {
+                book.sign(p)
+            } else {
+                book.exact(p)
+            }
         };
         let answer = if options.analyze {
             let win = if options.weak {

@@ -182,6 +182,46 @@ impl<'a> Solver<'a> {
         column_scores(pos, win, |child| self.solve(child, weak))
     }
 
+    /// A column that wins for the side to move: `Some(Some(c))`, a stone
+    /// that makes four at once or else the first column from the centre
+    /// proved to win; `Some(None)` when the position is no win; `None` for
+    /// a finished game or a stopped search. One null-window proof of the
+    /// position (win or not), then the children from the centre until one
+    /// is proved lost for the opponent: the position's proof left most of
+    /// their bounds in the table. Cheaper than [`analyze`](Self::analyze),
+    /// which narrows every column's exact score down.
+    pub fn winning_move(&mut self, pos: &Position) -> Option<Option<usize>> {
+        use crate::game::Game;
+        if pos.outcome().is_some() {
+            return None;
+        }
+        let order = centre_order(pos.width());
+        let playable = |c: &usize| pos.can_play(*c);
+        if let Some(c) = order
+            .iter()
+            .copied()
+            .filter(playable)
+            .find(|&c| pos.is_winning_move(c))
+        {
+            return Some(Some(c));
+        }
+        if self.solve(pos, true)? < 1 {
+            return Some(None);
+        }
+        for c in order.into_iter().filter(playable) {
+            let mut child = *pos;
+            child.play_column(c);
+            // A full board (a draw) gives `None` without stopping.
+            match self.solve(&child, true) {
+                Some(-1) => return Some(Some(c)),
+                None if self.aborted => return None,
+                _ => {}
+            }
+        }
+        // Unreachable while the solver is right: the position is a win.
+        Some(None)
+    }
+
     fn should_stop(&self) -> bool {
         self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)

@@ -161,3 +161,38 @@ fn a_position_and_its_mirror_image_share_one_key() {
         board("1134").canonical_key().0
     );
 }
+
+#[test]
+fn winning_move_finds_a_win_exactly_where_the_reference_sees_one() {
+    let shape = Shape::new(5, 4).unwrap();
+    let table = Table::new(1 << 16);
+    let mut memo = HashMap::new();
+    let mut wins = 0;
+    for plies in [2, 5, 8, 11] {
+        for pos in random_positions(shape, plies, 40, 7 + plies as u64) {
+            let found = Solver::new(&table, 5).winning_move(&pos).unwrap();
+            let score = reference(&pos, &mut memo);
+            match found {
+                Some(c) => {
+                    wins += 1;
+                    let mut child = pos;
+                    child.play_column(c);
+                    assert!(
+                        child.is_won() || reference(&child, &mut memo) < 0,
+                        "{pos:?}: column {c} does not win"
+                    );
+                }
+                None => assert!(score <= 0, "{pos:?}: a win of {score} missed"),
+            }
+        }
+    }
+    assert!(wins > 10, "the sample holds wins ({wins})");
+    // A stopped search says nothing.
+    let stop = AtomicBool::new(true);
+    let pos = Position::empty(Shape::new(7, 6).unwrap());
+    let big = Table::new(1 << 16);
+    assert_eq!(
+        Solver::new(&big, 7).with_stop(&stop).winning_move(&pos),
+        None
+    );
+}
