@@ -291,4 +291,59 @@ mod tests {
         assert_eq!(book.best_move(&root), Some(2));
         assert_eq!(book.best_move(&child), None);
     }
+
+    /// The built-in book is the first player's winning strategy: the root
+    /// a win, a book move at each of its turns that the book holds as lost
+    /// for the opponent, every reply held, down to 12 stones at least; its
+    /// deepest positions are the solver's.
+    #[test]
+    fn the_built_in_book_holds_the_first_players_win() {
+        let book = Book::standard().unwrap();
+        assert_eq!(book.shape(), shape());
+        assert!(book.is_weak());
+        let root = Position::standard();
+        assert_eq!(book.get(&root), Some(1));
+        let mut level = vec![root];
+        let mut deepest = Vec::new();
+        while !level.is_empty() {
+            deepest = level.clone();
+            let mut next = Vec::new();
+            for pos in &level {
+                if pos.to_move() == root.to_move() {
+                    let c = book.best_move(pos).expect("a book move");
+                    let mut child = *pos;
+                    child.play_column(c);
+                    if !child.is_won() {
+                        assert_eq!(book.get(&child), Some(-1), "{pos:?}");
+                        next.push(child);
+                    }
+                } else {
+                    for c in (0..7).filter(|&c| pos.can_play(c)) {
+                        let mut child = *pos;
+                        child.play_column(c);
+                        if child.outcome().is_some() {
+                            continue;
+                        }
+                        match book.get(&child) {
+                            Some(value) => {
+                                assert_eq!(value, 1, "{child:?}");
+                                next.push(child);
+                            }
+                            None => assert!(child.moves() >= 12, "{child:?} is missing"),
+                        }
+                    }
+                }
+            }
+            next.sort_by_key(canonical_key);
+            next.dedup_by_key(|p| canonical_key(p));
+            level = next;
+        }
+        let depth = deepest[0].moves();
+        assert!(depth >= 12, "the book ends at {depth} stones");
+        let table = super::super::Table::with_mib(64);
+        for pos in deepest.iter().step_by(deepest.len() / 10 + 1) {
+            let value = super::super::Solver::new(&table, 7).solve(pos, true);
+            assert_eq!(value, book.get(pos), "{pos:?}");
+        }
+    }
 }

@@ -278,6 +278,12 @@ fn next_level(level: &[Node], side: crate::game::Color, moves: &[Option<usize>])
 /// children were searched while `pos` was, so their solves mostly hit the
 /// table.
 fn book_move(pos: &Position, known: &Book, table: &Table, weak: bool) -> Option<usize> {
+    // A resumed build finds the move it chose before: only that child is
+    // in the file, and solving the columns before it from an empty table
+    // would cost minutes near the root.
+    if let Some(c) = known.best_move(pos) {
+        return Some(c);
+    }
     let score = known.get(pos)?;
     let mut solver = Solver::new(table, pos.width());
     centre_order(pos.width()).into_iter().find(|&c| {
