@@ -8,6 +8,7 @@
 //! launches back to back) and with copies (upload, launch, download).
 
 use crate::bench::BenchOptions;
+use crate::game::amazons::Move;
 use crate::game::amazons::Position;
 use crate::search::{Limits, Search, SearchConfig};
 use crate::sim::amazons_eval;
@@ -16,9 +17,9 @@ use crate::sim::amazons_rollout::{random_positions, EvalSimulator};
 use crate::sim::bench_record::{per_second, rounded};
 use crate::sim::cuda::amazons::AmazonsGpu;
 use crate::sim::cuda::amazons_sim::GpuEvalSimulator;
-use crate::sim::Simulator;
+use crate::sim::{LeafStats, Prior, Simulator};
 use std::hint::black_box;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -122,10 +123,8 @@ pub fn run(options: &BenchOptions, gpu_ordinal: usize) -> Result<(), String> {
     );
     expansion_line(options, &gpu_sim)?;
     if options.search {
-        let sim: Arc<dyn Simulator<Position>> = gpu_sim;
-        for (backend, sim) in [("cuda", sim), ("cpu", Arc::new(EvalSimulator) as _)] {
-            search_line(options, backend, sim)?;
-        }
+        search_line(options, "cuda", gpu_sim.clone(), Some(&gpu_sim))?;
+        search_line(options, "cpu", Arc::new(EvalSimulator), None)?;
     }
     Ok(())
 }
@@ -158,12 +157,53 @@ fn expansion_line(options: &BenchOptions, gpu: &GpuEvalSimulator) -> Result<(), 
     }))
 }
 
-/// The search from the start for `--seconds` on `sim`: one JSON line.
+/// A simulator that counts and times its expansions (`priors`), summed
+/// over the threads: expansions a second, and how many were under way at
+/// once on average (their summed time over the run's).
+struct Timed {
+    inner: Arc<dyn Simulator<Position>>,
+    expansions: AtomicU64,
+    expansion_ns: AtomicU64,
+}
+
+impl Simulator<Position> for Timed {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn simulate(&self, leaves: &[Position], playouts: u32, seed: u64, out: &mut [LeafStats]) {
+        self.inner.simulate(leaves, playouts, seed, out)
+    }
+
+    fn priors(&self, pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
+        let started = Instant::now();
+        self.inner.priors(pos, moves, out);
+        let ns = started.elapsed().as_nanos() as u64;
+        self.expansions.fetch_add(1, Ordering::Relaxed);
+        self.expansion_ns.fetch_add(ns, Ordering::Relaxed);
+    }
+
+    fn priors_are_leaf_values(&self) -> bool {
+        self.inner.priors_are_leaf_values()
+    }
+}
+
+/// The search from the start for `--seconds` on `sim`: one JSON line,
+/// with the expansions' rate and overlap, and, given the GPU evaluator,
+/// where its batches' time went (per batch: waiting for a lane, making
+/// and packing the children, the device's round trip).
 fn search_line(
     options: &BenchOptions,
     backend: &str,
     sim: Arc<dyn Simulator<Position>>,
+    gpu: Option<&GpuEvalSimulator>,
 ) -> Result<(), String> {
+    let timed = Arc::new(Timed {
+        inner: sim,
+        expansions: AtomicU64::new(0),
+        expansion_ns: AtomicU64::new(0),
+    });
+    let gpu_before = gpu.map(|g| g.times());
     let threads = options.threads.max(1);
     let config = SearchConfig {
         threads,
@@ -178,7 +218,7 @@ fn search_line(
         widening: Some(crate::search::Widening::default()),
         ..SearchConfig::default()
     };
-    let mut search = Search::new(config, sim);
+    let mut search = Search::new(config, timed.clone());
     let start = Position::new(options.size).map_err(|e| e.to_string())?;
     search.set_position(&start);
     let limits = Limits {
@@ -187,7 +227,9 @@ fn search_line(
     };
     let info = search.run(&limits, &AtomicBool::new(false), None);
     let secs = info.elapsed.as_secs_f64().max(1e-9);
-    print(serde_json::json!({
+    let expansions = timed.expansions.load(Ordering::Relaxed);
+    let expansion_secs = timed.expansion_ns.load(Ordering::Relaxed) as f64 * 1e-9;
+    let mut line = serde_json::json!({
         "mode": "search",
         "game": "amazons",
         "size": options.size,
@@ -198,7 +240,25 @@ fn search_line(
         "iterations": info.iterations,
         "iterations_per_second": per_second(info.iterations as f64, secs),
         "nodes": info.nodes,
-    }))
+        "expansions": expansions,
+        "expansions_per_second": per_second(expansions as f64, secs),
+        "expansion_microseconds": rounded(1e6 * expansion_secs / expansions.max(1) as f64, 1),
+        "expansions_in_flight": rounded(expansion_secs / secs, 2),
+    });
+    if let (Some(gpu), Some(before)) = (gpu, gpu_before) {
+        let t = gpu.times().since(&before);
+        let per_batch = |ns: u64| -> serde_json::Value {
+            rounded(ns as f64 * 1e-3 / t.batches.max(1) as f64, 1).into()
+        };
+        line["gpu_batches"] = t.batches.into();
+        line["gpu_positions_per_batch"] =
+            rounded(t.positions as f64 / t.batches.max(1) as f64, 1).into();
+        line["gpu_lane_wait_microseconds"] = per_batch(t.lane_wait_ns);
+        line["gpu_fill_microseconds"] = per_batch(t.fill_ns);
+        line["gpu_device_microseconds"] = per_batch(t.device_ns);
+        line["gpu_device_in_flight"] = rounded(t.device_ns as f64 * 1e-9 / secs, 2).into();
+    }
+    print(line)
 }
 
 /// Leaves a search thread selects before it backs them up, GPU or CPU.
@@ -228,6 +288,42 @@ pub const EXPAND_AFTER_VISITS: u64 = 1;
 mod tests {
     use super::*;
     use crate::game::Game;
+
+    /// The bench's timing wrapper passes the priors through unchanged and
+    /// counts every expansion a search makes.
+    #[test]
+    fn timed_counts_the_expansions_and_keeps_the_priors() {
+        let timed = Arc::new(Timed {
+            inner: Arc::new(EvalSimulator),
+            expansions: AtomicU64::new(0),
+            expansion_ns: AtomicU64::new(0),
+        });
+        let pos = random_positions(6, 1, 5).unwrap().remove(0);
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        timed.priors(&pos, &moves, &mut got);
+        EvalSimulator.priors(&pos, &moves, &mut want);
+        assert_eq!(got, want);
+        assert_eq!(timed.expansions.load(Ordering::Relaxed), 1);
+
+        let config = SearchConfig {
+            threads: 2,
+            ..SearchConfig::default()
+        };
+        let mut search = Search::new(config, timed.clone());
+        search.set_position(&Position::new(6).unwrap());
+        let limits = Limits {
+            playouts: Some(400),
+            time: None,
+        };
+        let info = search.run(&limits, &AtomicBool::new(false), None);
+        let expansions = timed.expansions.load(Ordering::Relaxed) - 1;
+        // Without widening every expansion gives its node one child a
+        // move: the tree's nodes past the root came from the counted ones.
+        assert!(expansions >= 1, "{expansions}");
+        assert!(info.nodes as u64 > expansions, "{} nodes", info.nodes);
+    }
 
     /// On a GPU: the GPU priors equal the CPU's to float precision, and a
     /// search on the GPU evaluator plays legal moves through a game.

@@ -44,6 +44,9 @@ pub struct AmazonsGpu {
     /// Page-locked and cached: the host reads it.
     host_output: PinnedHostSlice<f32>,
     capacity: usize,
+    /// Whether an upload was queued that no synchronisation has waited for
+    /// yet (its copy may still read the pinned input).
+    queued: bool,
     /// The device's name, for reports.
     pub name: String,
 }
@@ -58,6 +61,14 @@ impl AmazonsGpu {
         let info = device_info(ordinal)?;
         let ptx = compile(&info.arch())?;
         let ctx = CudaContext::new(ordinal)?;
+        // SAFETY: every buffer here is allocated, copied, launched on and
+        // freed only on the stream of the evaluator that owns it (`with`,
+        // `reserve`), so that stream's order alone orders all its uses.
+        // cudarc's per-buffer events would add a wait and a record to every
+        // copy and launch argument — a dozen driver calls a batch, each
+        // taking the context's lock that the other threads' batches need —
+        // and order nothing more.
+        unsafe { ctx.disable_event_tracking() };
         let module = ctx.load_module(ptx)?;
         let function = module.load_function("amazons_eval")?;
         Self::with(ctx, function, info.name)
@@ -87,6 +98,7 @@ impl AmazonsGpu {
             host_input,
             host_output,
             capacity: FIRST_CAPACITY,
+            queued: false,
             name,
         })
     }
@@ -96,7 +108,7 @@ impl AmazonsGpu {
     fn reserve(&mut self, count: usize) -> Result<(), CudaError> {
         if count > self.capacity {
             let capacity = count.next_power_of_two();
-            self.stream.synchronize()?;
+            self.synchronize()?;
             let (input, output, host_input, host_output) =
                 buffers(&self.ctx, &self.stream, capacity)?;
             self.input = input;
@@ -119,8 +131,11 @@ impl AmazonsGpu {
         // search thread, not the one that opened the GPU).
         self.ctx.bind_to_thread()?;
         self.reserve(count)?;
-        // The previous batch's copy may still read the pinned buffer.
-        self.stream.synchronize()?;
+        // The previous batch's copy may still read the pinned buffer, unless
+        // its download (the search's case) already waited for it.
+        if self.queued {
+            self.synchronize()?;
+        }
         let words = WORDS * count;
         let host = &mut self.host_input.as_mut_slice()?[..words];
         fill(host);
@@ -133,6 +148,7 @@ impl AmazonsGpu {
         // synchronised (here, at the next upload, or in `download`), so it
         // outlives the asynchronous copy.
         unsafe { result::memcpy_htod_async(dst, &*host, self.stream.cu_stream()) }?;
+        self.queued = true;
         Ok(())
     }
 
@@ -188,13 +204,15 @@ impl AmazonsGpu {
             // below, when the copy is done.
             unsafe { result::memcpy_dtoh_async(host, src, self.stream.cu_stream()) }?;
         }
-        self.stream.synchronize()?;
+        self.synchronize()?;
         Ok(&self.host_output.as_slice()?[..floats])
     }
 
     /// Waits for the queued work.
-    pub fn synchronize(&self) -> Result<(), CudaError> {
-        Ok(self.stream.synchronize()?)
+    pub fn synchronize(&mut self) -> Result<(), CudaError> {
+        self.stream.synchronize()?;
+        self.queued = false;
+        Ok(())
     }
 
     /// Evaluates `positions`: upload, one launch, download.

@@ -19,8 +19,9 @@ use crate::game::{Color, Game};
 use crate::sim::amazons_eval::probability_of;
 use crate::sim::amazons_rollout::{EvalSimulator, PRIOR_VISITS};
 use crate::sim::{LeafStats, Prior, Simulator};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
 
 /// Fewest positions sent to the GPU in one launch: a launch and its two
 /// copies cost some microseconds, a CPU evaluation about two.
@@ -39,6 +40,50 @@ pub struct GpuEvalSimulator {
     failed: AtomicBool,
     name: String,
     cpu: EvalSimulator,
+    times: Times,
+}
+
+/// Where the GPU batches' time went, summed over the threads: whether T
+/// threads' batches overlap on the GPU or queue (see
+/// `bench --backend cuda --search`).
+#[derive(Default)]
+struct Times {
+    batches: AtomicU64,
+    positions: AtomicU64,
+    /// Waiting for a lane another thread holds.
+    lane_wait_ns: AtomicU64,
+    /// Making and packing the positions into the pinned buffer.
+    fill_ns: AtomicU64,
+    /// Upload, launch, download and the synchronisation: the device's
+    /// round trip as the thread sees it.
+    device_ns: AtomicU64,
+}
+
+/// A snapshot of [`Times`]; [`GpuTimes::since`] gives a run's share.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GpuTimes {
+    pub batches: u64,
+    pub positions: u64,
+    pub lane_wait_ns: u64,
+    pub fill_ns: u64,
+    pub device_ns: u64,
+}
+
+impl GpuTimes {
+    /// What happened between `earlier` and this snapshot.
+    pub fn since(&self, earlier: &GpuTimes) -> GpuTimes {
+        GpuTimes {
+            batches: self.batches - earlier.batches,
+            positions: self.positions - earlier.positions,
+            lane_wait_ns: self.lane_wait_ns - earlier.lane_wait_ns,
+            fill_ns: self.fill_ns - earlier.fill_ns,
+            device_ns: self.device_ns - earlier.device_ns,
+        }
+    }
+}
+
+fn elapsed_ns(since: Instant) -> u64 {
+    since.elapsed().as_nanos().min(u64::MAX as u128) as u64
 }
 
 impl GpuEvalSimulator {
@@ -60,7 +105,20 @@ impl GpuEvalSimulator {
             failed: AtomicBool::new(false),
             name,
             cpu: EvalSimulator,
+            times: Times::default(),
         })
+    }
+
+    /// The batches sent to the GPU so far and where their time went.
+    pub fn times(&self) -> GpuTimes {
+        let t = &self.times;
+        GpuTimes {
+            batches: t.batches.load(Ordering::Relaxed),
+            positions: t.positions.load(Ordering::Relaxed),
+            lane_wait_ns: t.lane_wait_ns.load(Ordering::Relaxed),
+            fill_ns: t.fill_ns.load(Ordering::Relaxed),
+            device_ns: t.device_ns.load(Ordering::Relaxed),
+        }
     }
 
     /// The GPU's name.
@@ -93,19 +151,39 @@ impl GpuEvalSimulator {
         if count < GPU_MIN_BATCH || self.failed.load(Ordering::Relaxed) {
             return None;
         }
+        let asked = Instant::now();
         let mut gpu = self.lane()?;
+        let got = Instant::now();
+        let t = &self.times;
+        t.lane_wait_ns.fetch_add(
+            got.saturating_duration_since(asked).as_nanos() as u64,
+            Ordering::Relaxed,
+        );
         let mut filled = None;
+        let mut fill_ns = 0;
         let result = gpu
-            .upload_with(count, |host| filled = Some(fill(host)))
+            .upload_with(count, |host| {
+                let filling = Instant::now();
+                filled = Some(fill(host));
+                fill_ns = elapsed_ns(filling);
+            })
             .and_then(|()| gpu.launch(count))
             .and_then(|()| gpu.download(count))
             .map(|pairs| {
+                let device_ns = elapsed_ns(got).saturating_sub(fill_ns);
                 if let Some(filled) = filled {
                     read(pairs, filled);
                 }
+                device_ns
             });
         match result {
-            Ok(()) => Some(()),
+            Ok(device_ns) => {
+                t.batches.fetch_add(1, Ordering::Relaxed);
+                t.positions.fetch_add(count as u64, Ordering::Relaxed);
+                t.fill_ns.fetch_add(fill_ns, Ordering::Relaxed);
+                t.device_ns.fetch_add(device_ns, Ordering::Relaxed);
+                Some(())
+            }
             Err(e) => {
                 if !self.failed.swap(true, Ordering::Relaxed) {
                     tracing::error!("Amazons GPU evaluation failed ({e}); evaluating on the CPU");
