@@ -31,6 +31,17 @@ struct Cursor {
     used: Vec<usize>,
 }
 
+/// What [`Arena::alloc_run`] writes, on cache lines of their own: every
+/// node lookup of every thread reads the chunk table's address beside
+/// them, and each expansion's lock and count would make the other cores
+/// fetch it again.
+#[derive(Default)]
+#[repr(align(128))]
+struct Growth {
+    cursor: Mutex<Cursor>,
+    len: AtomicUsize,
+}
+
 /// Fixed-size chunks of `T`; ids are `chunk << shift | offset`. Runs
 /// allocated together are contiguous within one chunk.
 pub(super) struct Arena<T> {
@@ -39,8 +50,7 @@ pub(super) struct Arena<T> {
     /// drop.
     chunks: Box<[AtomicPtr<MaybeUninit<T>>]>,
     shift: u32,
-    cursor: Mutex<Cursor>,
-    len: AtomicUsize,
+    growth: Growth,
     /// The arena owns `T`s: it is `Send`/`Sync` only as far as `T` is.
     _owns: PhantomData<T>,
 }
@@ -67,8 +77,7 @@ impl<T> Arena<T> {
                 .map(|_| AtomicPtr::new(std::ptr::null_mut()))
                 .collect(),
             shift: chunk_len.trailing_zeros(),
-            cursor: Mutex::default(),
-            len: AtomicUsize::new(0),
+            growth: Growth::default(),
             _owns: PhantomData,
         }
     }
@@ -81,12 +90,12 @@ impl<T> Arena<T> {
     fn cursor(&self) -> std::sync::MutexGuard<'_, Cursor> {
         // The cursor is consistent between statements; a panic elsewhere
         // under it leaves it usable.
-        self.cursor.lock().unwrap_or_else(|e| e.into_inner())
+        self.growth.cursor.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Items in use.
     pub fn len(&self) -> usize {
-        self.len.load(Ordering::Relaxed)
+        self.growth.len.load(Ordering::Relaxed)
     }
 
     /// Bytes reserved by the chunks (what the cap bounds).
@@ -152,7 +161,7 @@ impl<T> Arena<T> {
         // An iterator that lied about its length would leave holes that a
         // reader could see: refuse such a run outright.
         assert_eq!(written, n, "alloc_run: iterator shorter than its len()");
-        self.len.fetch_add(n, Ordering::Relaxed);
+        self.growth.len.fetch_add(n, Ordering::Relaxed);
         Some(((chunk_index << self.shift) | offset) as NodeId)
     }
 

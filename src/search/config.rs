@@ -47,6 +47,29 @@ pub const MAX_MEMORY_BYTES: usize = 1 << 30;
 /// iterations, counted per run, so it stays deterministic with one thread.
 pub const EARLY_STOP_CHECK_EVERY: u64 = 64;
 
+/// When several workers share a tree, each keeps the AMAF samples of the
+/// children of the nodes this close to the root (0: the root alone) for
+/// a while before adding them (`super::amaf_share`): every backup gives a
+/// sample to about half of a node's children, and on Havannah's side 8
+/// that wrote some 85 nodes' cache lines at the root alone, every one of
+/// which the other workers' next descents then read from another core.
+pub const SHARED_AMAF_DEPTH: usize = 2;
+
+/// A worker's kept AMAF samples at a node are added once they are this
+/// share of the node's own visits (so a descent misses at most that share
+/// of the samples there)...
+pub const SHARED_AMAF_LAG_DIVISOR: u64 = 64;
+
+/// ...and all of them, whatever the visits, after this many of the
+/// worker's leaves.
+pub const SHARED_AMAF_MAX_LEAVES: u32 = 64;
+
+/// When several workers share a tree, each adds its share of the root
+/// totals after this many of its leaves (one worker alone adds at every
+/// leaf). The totals are sums read as ratios (ownership over playouts),
+/// so a share held back a while changes nothing but how fresh they are.
+pub const SHARED_TOTALS_EVERY: u64 = 64;
+
 /// Early stop with a time limit needs a playout rate; it is only trusted
 /// after this much of the run has passed.
 pub const EARLY_STOP_MIN_ELAPSED: Duration = Duration::from_millis(100);

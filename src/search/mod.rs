@@ -13,6 +13,7 @@
 //! played its move; everything reported is for the side to move at the root
 //! (winrates) or Black minus White (score, ownership).
 
+mod amaf_share;
 mod arena;
 pub mod config;
 mod info;
@@ -28,6 +29,8 @@ mod workers;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_amaf_share;
 #[cfg(test)]
 mod tests_bias;
 #[cfg(test)]

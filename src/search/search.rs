@@ -22,7 +22,7 @@ use super::config::{
 use super::info::{self, Decision, RunCounters, SearchInfo};
 use super::tree::{NodeId, Tree};
 use super::uct::MoveFilter;
-use super::workers::{wait_and_report, RunState, Shared};
+use super::workers::{wait_and_report, RunState, Shared, Tally};
 use crate::game::Game;
 use crate::sim::Simulator;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -214,10 +214,10 @@ impl<G: Game> Search<G> {
             },
             stop,
             halt: AtomicBool::new(false),
-            simulations: AtomicU64::new(self.simulations),
-            started_playouts: AtomicU64::new(0),
-            done_playouts: AtomicU64::new(0),
-            done_iterations: AtomicU64::new(0),
+            tally: Tally {
+                simulations: AtomicU64::new(self.simulations),
+                ..Tally::default()
+            },
             next_early_check: AtomicU64::new(EARLY_STOP_CHECK_EVERY),
             batch_leaves: AtomicUsize::new(match self.batch_leaves {
                 0 => (self.config.leaves_per_batch / FIRST_BATCH_DIVISOR).max(1),
@@ -239,7 +239,7 @@ impl<G: Game> Search<G> {
             drop(alive);
             wait_and_report(&shared, &all_done, report);
         });
-        self.simulations = shared.simulations.load(Ordering::Relaxed);
+        self.simulations = shared.tally.simulations.load(Ordering::Relaxed);
         if shared.batch_budget.is_some() {
             self.batch_leaves = shared.batch_leaves.load(Ordering::Relaxed);
         }

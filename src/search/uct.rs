@@ -6,7 +6,8 @@
 //! with the highest urgency. Leaf results arrive from Black's point of view
 //! (`LeafStats`) and are converted per node with the colour of that player.
 
-use super::config::SearchConfig;
+use super::amaf_share::AmafShare;
+use super::config::{SearchConfig, SHARED_AMAF_DEPTH};
 use super::tree::{Node, NodeId, Tree, NO_AMAF, PROVEN_LOSS, PROVEN_WIN};
 use crate::game::{Color, Game, Outcome, OwnershipSums};
 use crate::sim::{AmafCount, Prior, Simulator};
@@ -458,6 +459,7 @@ pub(super) fn descend<G: Game>(
 /// was played first — later in this simulation, tree moves below the node
 /// or playout — by the player to move at that node gets the result as an
 /// AMAF sample for that player.
+#[cfg(test)]
 pub(super) fn update<G: Game>(
     tree: &Tree<G::Move>,
     path: &Path,
@@ -465,6 +467,23 @@ pub(super) fn update<G: Game>(
     virtual_loss: u32,
     root_pos: &G,
     scratch: &mut Scratch<G::Move>,
+) {
+    update_sharing(tree, path, result, virtual_loss, root_pos, scratch, None);
+}
+
+/// [`update`], keeping the AMAF samples of the children of the path's
+/// first [`SHARED_AMAF_DEPTH`] nodes in `share` when there is one (a tree
+/// that several workers share; see `super::amaf_share`), where they are
+/// added later. The caller counts the leaf there
+/// ([`AmafShare::leaf_done`]).
+pub(super) fn update_sharing<G: Game>(
+    tree: &Tree<G::Move>,
+    path: &Path,
+    result: &LeafResult<'_>,
+    virtual_loss: u32,
+    root_pos: &G,
+    scratch: &mut Scratch<G::Move>,
+    mut share: Option<&mut AmafShare>,
 ) {
     let space = root_pos.move_space();
     // Dense index of a node's move for AMAF (set at expansion); pass is not
@@ -509,7 +528,12 @@ pub(super) fn update<G: Game>(
         node.wins.add(result.wins_for(mover));
         node.remove_virtual_loss(virtual_loss);
 
-        for child in tree.children_of(node).1 {
+        let children = tree.children_of(node).1;
+        let mut kept = match share.as_deref_mut() {
+            Some(share) if depth < SHARED_AMAF_DEPTH => Some(share.samples(id, children.len())),
+            _ => None,
+        };
+        for (place, child) in children.iter().enumerate() {
             let Some(i) = amaf_index(child) else {
                 continue;
             };
@@ -528,9 +552,19 @@ pub(super) fn update<G: Game>(
                     None => continue,
                 },
             };
-            if plays > 0 {
-                child.amaf_visits.add_racy(plays);
-                child.amaf_wins.add_racy(wins);
+            if plays == 0 {
+                continue;
+            }
+            match kept.as_deref_mut() {
+                Some(kept) => {
+                    let sample = &mut kept[place];
+                    sample.0 += plays;
+                    sample.1 += wins;
+                }
+                None => {
+                    child.amaf_visits.add_racy(plays);
+                    child.amaf_wins.add_racy(wins);
+                }
             }
         }
     }

@@ -3,8 +3,10 @@
 //! lock on the tree), how a batch is sized and when one may start, and the
 //! early stop.
 
+use super::amaf_share::AmafShare;
 use super::config::{
     Limits, SearchConfig, BATCH_TIME_FRACTION, EARLY_STOP_CHECK_EVERY, EARLY_STOP_MIN_ELAPSED,
+    SHARED_TOTALS_EVERY,
 };
 use super::info::{self, RunCounters};
 use super::root;
@@ -105,13 +107,8 @@ pub(super) struct Shared<'a, G: Game> {
     pub(super) stop: &'a AtomicBool,
     /// Set by a worker that found a reason to end the run.
     pub(super) halt: AtomicBool,
-    /// Leaves handed to the simulator so far (the seed sequence).
-    pub(super) simulations: AtomicU64,
-    /// Playouts reserved by batches started in this run (the playout
-    /// limit is enforced on these, so it is never overshot).
-    pub(super) started_playouts: AtomicU64,
-    pub(super) done_playouts: AtomicU64,
-    pub(super) done_iterations: AtomicU64,
+    /// What every worker adds to at every leaf.
+    pub(super) tally: Tally,
     pub(super) next_early_check: AtomicU64,
     /// The time batches are sized against (see [`BATCH_TIME_FRACTION`]):
     /// the run's time limit,
@@ -121,6 +118,23 @@ pub(super) struct Shared<'a, G: Game> {
     pub(super) batch_budget: Option<Duration>,
     /// Leaves per batch when batches are sized by time.
     pub(super) batch_leaves: AtomicUsize,
+}
+
+/// The counters every worker adds to at every leaf, on cache lines of
+/// their own (128 bytes: x86 cores also fetch a line's neighbour): beside
+/// the run's settings, which every descent reads, each add made the other
+/// cores fetch those again.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+pub(super) struct Tally {
+    /// Leaves handed to the simulator so far (the seed sequence).
+    pub(super) simulations: AtomicU64,
+    /// Playouts reserved by batches started in this run (the playout
+    /// limit is enforced on these, so it is never overshot; without one
+    /// nothing reads them, so they are not counted).
+    pub(super) started_playouts: AtomicU64,
+    pub(super) done_playouts: AtomicU64,
+    pub(super) done_iterations: AtomicU64,
 }
 
 /// A tree's root children as `(move, visits)`.
@@ -165,8 +179,8 @@ impl<G: Game> Default for Batch<G> {
 impl<G: Game> Shared<'_, G> {
     pub(super) fn counters(&self) -> RunCounters {
         RunCounters {
-            playouts: self.done_playouts.load(Ordering::Relaxed),
-            iterations: self.done_iterations.load(Ordering::Relaxed),
+            playouts: self.tally.done_playouts.load(Ordering::Relaxed),
+            iterations: self.tally.done_iterations.load(Ordering::Relaxed),
             elapsed: self.start.elapsed(),
         }
     }
@@ -177,15 +191,26 @@ impl<G: Game> Shared<'_, G> {
         let mut batch = Batch::default();
         // This worker's share of the root totals, added to the tree's
         // every `flush_every` leaves and when the worker ends: the totals
-        // (a Havannah leaf's ownership is 2 KB of sums) behind one lock,
-        // written by every thread at every leaf, kept those cache lines and
-        // that lock moving between cores. With `threads` workers, each
-        // adding every `threads` leaves, the lock sees about as many adds a
-        // second as one thread's search; one thread adds at every leaf,
-        // exactly as before (Go's two-pass judgement reads the totals).
+        // (a Havannah leaf's ownership and the root children's scores are
+        // 4 KB of sums) behind one lock, written by every thread at every
+        // leaf, kept those cache lines and that lock moving between cores;
+        // added every `threads` leaves they still moved once a leaf. Workers
+        // that share a tree add theirs every [`SHARED_TOTALS_EVERY`]
+        // leaves; a worker alone on its tree adds at every leaf, exactly as
+        // one thread always did (Go's two-pass judgement reads the totals).
         let mut totals = RootTotals::default();
-        let flush_every = self.cfg.threads.max(1) as u64;
+        // Workers on this tree (worker `w` works on tree `w % trees`).
+        let trees = self.states.len().max(1);
+        let workers = (self.cfg.threads.max(1) + trees - 1 - t.min(trees - 1)) / trees;
+        let flush_every = match workers {
+            0 | 1 => 1,
+            _ => SHARED_TOTALS_EVERY,
+        };
         let mut pending = 0u64;
+        // A worker alone on its tree writes the AMAF samples at once, as
+        // one thread always did; workers that share it keep the top's
+        // (`super::amaf_share`).
+        let mut amaf = (workers > 1).then(AmafShare::default);
         // How long this worker's last batch took, select to back-up, and
         // how many leaves it had.
         let mut last_batch = Duration::ZERO;
@@ -196,10 +221,16 @@ impl<G: Game> Shared<'_, G> {
             last_leaves = leaves;
             if leaves == 0 {
                 state.tree.totals().merge(&mut totals);
+                if let Some(amaf) = &mut amaf {
+                    amaf.add_all(state.tree);
+                }
                 return;
             }
             self.select(t, leaves, &mut batch);
-            let first = self.simulations.fetch_add(leaves as u64, Ordering::Relaxed);
+            let first = self
+                .tally
+                .simulations
+                .fetch_add(leaves as u64, Ordering::Relaxed);
             let seed = self.cfg.seed.wrapping_add(first);
             let live = batch.to_simulate;
             if batch.stats.len() < live {
@@ -214,7 +245,8 @@ impl<G: Game> Shared<'_, G> {
                 );
             }
             {
-                let (playouts, leaves) = self.back_up(state.tree, &mut batch, &mut totals);
+                let (playouts, leaves) =
+                    self.back_up(state.tree, &mut batch, &mut totals, amaf.as_mut());
                 pending += leaves;
                 if pending >= flush_every {
                     state.tree.totals().merge(&mut totals);
@@ -222,8 +254,12 @@ impl<G: Game> Shared<'_, G> {
                 }
                 // Release: a check that sees these counts sees the visits
                 // backed up before them (see `check_early_stop`).
-                self.done_playouts.fetch_add(playouts, Ordering::Release);
-                self.done_iterations.fetch_add(leaves, Ordering::Release);
+                self.tally
+                    .done_playouts
+                    .fetch_add(playouts, Ordering::Release);
+                self.tally
+                    .done_iterations
+                    .fetch_add(leaves, Ordering::Release);
                 if self.cfg.early_stop {
                     self.check_early_stop();
                 }
@@ -241,8 +277,11 @@ impl<G: Game> Shared<'_, G> {
             // (the first rule) let each of 16 threads' first batches double
             // it once more: it went from 128 leaves to the full 1,024
             // before any big batch had come back, and 19x19 moves at 1 s
-            // took 1.4 s (H200).
-            if let Some(budget) = self.batch_budget {
+            // took 1.4 s (H200). A run of one-leaf batches (the CPU's) has
+            // nothing to size: it skips reading the counters that every
+            // worker writes at every leaf.
+            let sized = self.cfg.leaves_per_batch > 1;
+            if let Some(budget) = self.batch_budget.filter(|_| sized) {
                 let run = self.counters();
                 let rate = run.iterations as f64 / run.elapsed.as_secs_f64().max(1e-6);
                 let next = next_batch_leaves(
@@ -292,18 +331,18 @@ impl<G: Game> Shared<'_, G> {
         let wanted = wanted as u64;
         let weight = self.weight as u64;
         let Some(limit) = self.limits.playouts else {
-            self.started_playouts
-                .fetch_add(wanted * weight, Ordering::Relaxed);
             return wanted as usize;
         };
         let mut leaves = 0;
         // Only fails when another worker reserved in between; then retry.
-        let _ =
-            self.started_playouts
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |started| {
-                    leaves = wanted.min(limit.saturating_sub(started).div_ceil(weight));
-                    (leaves > 0).then_some(started + leaves * weight)
-                });
+        let _ = self.tally.started_playouts.fetch_update(
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+            |started| {
+                leaves = wanted.min(limit.saturating_sub(started).div_ceil(weight));
+                (leaves > 0).then_some(started + leaves * weight)
+            },
+        );
         leaves as usize
     }
 
@@ -315,6 +354,7 @@ impl<G: Game> Shared<'_, G> {
         tree: &Tree<G::Move>,
         batch: &mut Batch<G>,
         totals: &mut RootTotals,
+        mut amaf: Option<&mut AmafShare>,
     ) -> (u64, u64) {
         let weight = self.weight;
         let leaves = batch.to_simulate + batch.terminal.len() + batch.known.len();
@@ -326,14 +366,18 @@ impl<G: Game> Shared<'_, G> {
                 black_wins: stats.black_wins as f64,
                 amaf: &stats.amaf,
             };
-            uct::update(
+            uct::update_sharing(
                 tree,
                 &batch.paths[i],
                 &result,
                 self.virtual_loss,
                 self.root_pos,
                 &mut batch.scratch,
+                amaf.as_deref_mut(),
             );
+            if let Some(amaf) = amaf.as_deref_mut() {
+                amaf.leaf_done(tree);
+            }
             done += stats.playouts as u64;
         }
         for (stats, path) in batch.stats[..batch.to_simulate].iter().zip(&batch.paths) {
@@ -381,14 +425,18 @@ impl<G: Game> Shared<'_, G> {
         }
         for (path, outcome) in batch.terminal.drain(..) {
             let result = LeafResult::terminal(outcome, weight);
-            uct::update(
+            uct::update_sharing(
                 tree,
                 &path,
                 &result,
                 self.virtual_loss,
                 self.root_pos,
                 &mut batch.scratch,
+                amaf.as_deref_mut(),
             );
+            if let Some(amaf) = amaf.as_deref_mut() {
+                amaf.leaf_done(tree);
+            }
             done += weight as u64;
             batch.spare_paths.push(path);
         }
@@ -405,7 +453,7 @@ impl<G: Game> Shared<'_, G> {
     /// after every backup, under one mutex, was a lock every thread took at
     /// every leaf.)
     fn check_early_stop(&self) {
-        let iterations = self.done_iterations.load(Ordering::Acquire);
+        let iterations = self.tally.done_iterations.load(Ordering::Acquire);
         let due = self.next_early_check.load(Ordering::Relaxed);
         if iterations < due {
             return;
@@ -419,7 +467,7 @@ impl<G: Game> Shared<'_, G> {
             return; // another worker is checking
         }
         let mut left = u64::MAX;
-        let done = self.done_playouts.load(Ordering::Acquire);
+        let done = self.tally.done_playouts.load(Ordering::Acquire);
         if let Some(limit) = self.limits.playouts {
             left = left.min(limit.saturating_sub(done));
         }
