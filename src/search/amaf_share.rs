@@ -2,10 +2,10 @@
 //! share, kept back and added now and then.
 //!
 //! A backup gives an AMAF sample to every child of every node on its path
-//! whose move the player to move there played first below it: about half
-//! of them. On Havannah's side 8 the root has ~170 children, each node a
-//! cache line of its own, so every leaf wrote some 85 lines at the root
-//! alone (and as many at the root child it went through), and every other
+//! whose move the player to move there played first below it. On
+//! Havannah's side 8 a playout fills some 110 of the ~170 cells, so a leaf
+//! wrote some 55 of the root's children, each a cache line of its own, and
+//! as many at the root child it went through; and every other
 //! worker's next descent, which reads all the children to choose one, had
 //! to fetch them back from the writer's core. Kept in a worker's own
 //! memory, the samples of many leaves cost those lines once. A node's
@@ -42,9 +42,10 @@ pub(super) struct AmafShare {
 }
 
 impl AmafShare {
-    /// The sample table of `parent`'s `children` children, for one leaf's
-    /// samples (count the leaf with [`leaf_done`](Self::leaf_done)).
-    pub fn samples(&mut self, parent: NodeId, children: usize) -> &mut [(u64, f64)] {
+    /// Starts keeping one leaf's samples for `parent`'s `children`
+    /// children; returns the entry to give them to
+    /// ([`sample`](Self::sample), then [`settle`](Self::settle)).
+    pub fn keep(&mut self, parent: NodeId, children: usize) -> usize {
         let at = match self.entries.iter().position(|e| e.parent == parent) {
             Some(at) => at,
             None => {
@@ -62,26 +63,38 @@ impl AmafShare {
         if entry.samples.len() < children {
             entry.samples.resize(children, (0, 0.0));
         }
-        &mut entry.samples[..children]
+        at
     }
 
-    /// After a leaf's backup: adds the samples of every node that is due,
-    /// or all of them every [`SHARED_AMAF_MAX_LEAVES`] leaves.
+    /// Keeps a sample of `plays` playouts and `wins` wins for the child
+    /// at `place` of entry `at`'s node.
+    #[inline]
+    pub fn sample(&mut self, at: usize, place: usize, plays: u64, wins: f64) {
+        let sample = &mut self.entries[at].samples[place];
+        sample.0 += plays;
+        sample.1 += wins;
+    }
+
+    /// After a leaf's samples at entry `at`, whose node now has `visits`:
+    /// adds them once they are due (see the module doc).
+    pub fn settle<M: Copy>(&mut self, at: usize, visits: u64, tree: &Tree<M>) {
+        if self.entries[at].leaves * SHARED_AMAF_LAG_DIVISOR >= visits {
+            let mut entry = self.entries.swap_remove(at);
+            add_entry(tree, &mut entry);
+            self.spare.push(entry.samples);
+        }
+    }
+
+    /// Counts a backed-up leaf; every [`SHARED_AMAF_MAX_LEAVES`] leaves,
+    /// adds everything kept.
     pub fn leaf_done<M: Copy>(&mut self, tree: &Tree<M>) {
         self.leaves += 1;
         if self.leaves >= SHARED_AMAF_MAX_LEAVES {
             self.add_all(tree);
-            return;
-        }
-        for entry in &mut self.entries {
-            let visits = tree.node(entry.parent).visits.get();
-            if entry.leaves * SHARED_AMAF_LAG_DIVISOR >= visits {
-                add_entry(tree, entry);
-            }
         }
     }
 
-    /// Adds every kept sample to the tree (a worker's last step).
+    /// Adds every kept sample to the tree (also a worker's last step).
     pub fn add_all<M: Copy>(&mut self, tree: &Tree<M>) {
         for mut entry in self.entries.drain(..) {
             add_entry(tree, &mut entry);
@@ -91,9 +104,10 @@ impl AmafShare {
     }
 }
 
-/// Adds `entry`'s samples to its node's children and empties it. The adds
-/// are read-modify-writes that never lose a concurrent one: they are rare
-/// now, where the direct writes of `uct::update` are a load and a store.
+/// Adds `entry`'s samples to its node's children and empties it, with a
+/// load and a store each like `uct::update`'s own writes (two workers
+/// adding to one child at the same instant may lose one's sample, as
+/// there).
 fn add_entry<M: Copy>(tree: &Tree<M>, entry: &mut Entry) {
     if entry.leaves == 0 {
         return;
@@ -102,8 +116,8 @@ fn add_entry<M: Copy>(tree: &Tree<M>, entry: &mut Entry) {
     for (child, sample) in children.iter().zip(entry.samples.iter_mut()) {
         let (plays, wins) = std::mem::take(sample);
         if plays > 0 {
-            child.amaf_visits.add(plays);
-            child.amaf_wins.add(wins);
+            child.amaf_visits.add_racy(plays);
+            child.amaf_wins.add_racy(wins);
         }
     }
     entry.leaves = 0;

@@ -48,10 +48,10 @@ pub const MAX_MEMORY_BYTES: usize = 1 << 30;
 pub const EARLY_STOP_CHECK_EVERY: u64 = 64;
 
 /// When several workers share a tree, each keeps the AMAF samples of the
-/// children of the nodes this close to the root (0: the root alone) for
-/// a while before adding them (`super::amaf_share`): every backup gives a
-/// sample to about half of a node's children, and on Havannah's side 8
-/// that wrote some 85 nodes' cache lines at the root alone, every one of
+/// children of the nodes less deep than this (1: the root alone) for a
+/// while before adding them (`super::amaf_share`): on Havannah's side 8
+/// every backup wrote some 55 of the root's ~170 children (a cache line
+/// each) and as many at the root child it went through, every one of
 /// which the other workers' next descents then read from another core.
 pub const SHARED_AMAF_DEPTH: usize = 2;
 

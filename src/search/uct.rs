@@ -528,42 +528,40 @@ pub(super) fn update_sharing<G: Game>(
         node.wins.add(result.wins_for(mover));
         node.remove_virtual_loss(virtual_loss);
 
-        let children = tree.children_of(node).1;
-        let mut kept = match share.as_deref_mut() {
-            Some(share) if depth < SHARED_AMAF_DEPTH => Some(share.samples(id, children.len())),
-            _ => None,
-        };
-        for (place, child) in children.iter().enumerate() {
-            let Some(i) = amaf_index(child) else {
-                continue;
-            };
+        // The sample `child` gets, if any.
+        let sample = |child: &Node<G::Move>| {
+            let i = amaf_index(child)?;
             let (plays, wins) = match first_play[i] {
                 Some(c) if c == to_move => (result.playouts as u64, result.wins_for(to_move)),
-                Some(_) => continue, // the opponent got there first
-                None => match result.amaf.get(i) {
-                    Some(counts) => {
-                        let a = counts[to_move.index()];
-                        let wins = match to_move {
-                            Color::Black => a.black_wins as f64,
-                            Color::White => a.plays as f64 - a.black_wins as f64,
-                        };
-                        (a.plays as u64, wins)
-                    }
-                    None => continue,
-                },
-            };
-            if plays == 0 {
-                continue;
-            }
-            match kept.as_deref_mut() {
-                Some(kept) => {
-                    let sample = &mut kept[place];
-                    sample.0 += plays;
-                    sample.1 += wins;
-                }
+                Some(_) => return None, // the opponent got there first
                 None => {
-                    child.amaf_visits.add_racy(plays);
-                    child.amaf_wins.add_racy(wins);
+                    let a = result.amaf.get(i)?[to_move.index()];
+                    let wins = match to_move {
+                        Color::Black => a.black_wins as f64,
+                        Color::White => a.plays as f64 - a.black_wins as f64,
+                    };
+                    (a.plays as u64, wins)
+                }
+            };
+            (plays > 0).then_some((plays, wins))
+        };
+        let children = tree.children_of(node).1;
+        match share.as_deref_mut() {
+            Some(share) if depth < SHARED_AMAF_DEPTH => {
+                let at = share.keep(id, children.len());
+                for (place, child) in children.iter().enumerate() {
+                    if let Some((plays, wins)) = sample(child) {
+                        share.sample(at, place, plays, wins);
+                    }
+                }
+                share.settle(at, node.visits.get(), tree);
+            }
+            _ => {
+                for child in children {
+                    if let Some((plays, wins)) = sample(child) {
+                        child.amaf_visits.add_racy(plays);
+                        child.amaf_wins.add_racy(wins);
+                    }
                 }
             }
         }
