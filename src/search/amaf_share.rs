@@ -43,9 +43,9 @@ pub(super) struct AmafShare {
 
 impl AmafShare {
     /// Starts keeping one leaf's samples for `parent`'s `children`
-    /// children; returns the entry to give them to
-    /// ([`sample`](Self::sample), then [`settle`](Self::settle)).
-    pub fn keep(&mut self, parent: NodeId, children: usize) -> usize {
+    /// children: returns the entry (for [`settle`](Self::settle)) and its
+    /// `(plays, wins)` per child, by place in the run, to add them to.
+    pub fn keep(&mut self, parent: NodeId, children: usize) -> (usize, &mut [(u64, f64)]) {
         let at = match self.entries.iter().position(|e| e.parent == parent) {
             Some(at) => at,
             None => {
@@ -63,16 +63,7 @@ impl AmafShare {
         if entry.samples.len() < children {
             entry.samples.resize(children, (0, 0.0));
         }
-        at
-    }
-
-    /// Keeps a sample of `plays` playouts and `wins` wins for the child
-    /// at `place` of entry `at`'s node.
-    #[inline]
-    pub fn sample(&mut self, at: usize, place: usize, plays: u64, wins: f64) {
-        let sample = &mut self.entries[at].samples[place];
-        sample.0 += plays;
-        sample.1 += wins;
+        (at, &mut entry.samples[..children])
     }
 
     /// After a leaf's samples at entry `at`, whose node now has `visits`:

@@ -3,7 +3,8 @@
 //!
 //! Read it like michi: `uct` holds the algorithm (descend, expand, update
 //! with AMAF), `tree` the arena it runs on, `search` the threads and
-//! limits around it, `workers` what each search thread does in a run,
+//! limits around it, `workers` what each search thread does in a run
+//! (`amaf_share`: what threads that share a tree keep back a while),
 //! `root` how several trees are merged, `info` what is reported,
 //! [`time`] how long to think.
 //! Every tuning constant is in [`config`].

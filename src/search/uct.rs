@@ -548,10 +548,11 @@ pub(super) fn update_sharing<G: Game>(
         let children = tree.children_of(node).1;
         match share.as_deref_mut() {
             Some(share) if depth < SHARED_AMAF_DEPTH => {
-                let at = share.keep(id, children.len());
-                for (place, child) in children.iter().enumerate() {
+                let (at, kept) = share.keep(id, children.len());
+                for (child, kept) in children.iter().zip(kept) {
                     if let Some((plays, wins)) = sample(child) {
-                        share.sample(at, place, plays, wins);
+                        kept.0 += plays;
+                        kept.1 += wins;
                     }
                 }
                 share.settle(at, node.visits.get(), tree);
