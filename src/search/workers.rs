@@ -405,14 +405,18 @@ impl<G: Game> Shared<'_, G> {
                 black_wins: stats.black_wins as f64,
                 amaf: &[],
             };
-            uct::update(
+            uct::update_sharing(
                 tree,
                 &path,
                 &result,
                 self.virtual_loss,
                 self.root_pos,
                 &mut batch.scratch,
+                amaf.as_deref_mut(),
             );
+            if let Some(amaf) = amaf.as_deref_mut() {
+                amaf.leaf_done(tree);
+            }
             done += weight as u64;
             totals.add(&stats);
             if let (Some(root), Some(&child)) = (tree.root, path.nodes.get(1)) {
