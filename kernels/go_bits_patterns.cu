@@ -260,6 +260,13 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
     __shared__ u32 scratch[GaScratch<N>::SETS * G::W * GB_BLOCK];
     GaPolicy<N> leaf_atari = {start_atari, {scratch + threadIdx.x}};
     const GaScratch<N> scr = leaf_atari.scr;
+    // The random candidates stay in the scratch's OPP set between warp
+    // steps (RANDOM): gbp_move_kind, the only user of the scratch between
+    // two draws of a move, takes OWN, EMPTY and BACK. In registers they were
+    // 12 more words live across the whole loop, and the 19x19 kernel
+    // spilled 112 bytes (32 without them). A block has no room for a set
+    // of its own: 48 KB of static shared memory at most.
+    const int CAND = scr.OPP;
 #pragma unroll
     for (int i = 0; i < G::W; ++i) scr.at(scr.BACK, i) = 0;
     const GoLeaf info = leaves[leaf];
@@ -280,7 +287,6 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
         bool done = !active || passes >= 2;
         int moves = 0, n = 0, phase = NEW_MOVE;
         u32 pat = 0;  // pattern candidates (PATTERN), as gbp_pattern_moves
-        B cand;       // random candidates (RANDOM), n of them
         while (__any_sync(0xFFFFFFFFu, !done)) {
             if (done) continue;
             int p = -1;
@@ -299,8 +305,10 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
                 }
             }
             if (p < 0 && phase == CANDIDATES) {
-                cand = b.candidates();
-                n = popc(cand);
+                const B c = b.candidates();
+                n = popc(c);
+#pragma unroll
+                for (int i = 0; i < G::W; ++i) scr.at(CAND, i) = c.w[i];
                 phase = RANDOM;
             }
             if (p < 0) {
@@ -315,7 +323,10 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
                     j = __ffs(m) - 1;
                     q = last + gbp_dr(j) * G::S + gbp_dc(j);
                 } else if (n > 0) {
-                    q = select_bit(cand, (int)rng.below((u32)n));
+                    B c;
+#pragma unroll
+                    for (int i = 0; i < G::W; ++i) c.w[i] = scr.at(CAND, i);
+                    q = select_bit(c, (int)rng.below((u32)n));
                 }
                 if (q >= 0) {
                     const int kind = gbp_move_kind<N>(b, q, scr);
@@ -329,7 +340,7 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
                             pat &= ~(1u << j);
                             if (pat == 0) phase = CANDIDATES;
                         } else {
-                            cand = andnot(cand, onehot<G::W>(q));
+                            scr.at(CAND, q >> 5) &= ~(1u << (q & 31));
                             --n;
                         }
                         continue;
