@@ -81,6 +81,20 @@ __device__ __forceinline__ int gbp_move_kind(const GaBoard<N>& b, int q, const G
     return libs;
 }
 
+// Bits pos .. pos + 31 of the set `set` in this thread's scratch (0 beyond
+// its words; pos may be negative, down to -64): two shared loads at a word
+// chosen at run time. Picking the word from registers instead takes a
+// shift and a select per word of the board (an index into a register array
+// would put the board in local memory).
+template <int N>
+__device__ __forceinline__ u32 gbp_bits32(const GaScratch<N>& scr, int set, int pos) {
+    const int W = GoGeo<N>::W;
+    const int w = ((pos + 64) >> 5) - 2;  // floor(pos / 32) without a negative shift
+    const u32 lo = w >= 0 && w < W ? scr.at(set, w) : 0u;
+    const u32 hi = w + 1 >= 0 && w + 1 < W ? scr.at(set, w + 1) : 0u;
+    return __funnelshift_r(lo, hi, (u32)pos & 31u);
+}
+
 // Weighted reservoir draw over a stream of (point, multiplicity): after
 // every add, `chosen` is each point seen so far with probability weight /
 // total, the CPU's uniform pick among candidates pushed with duplicates.
@@ -108,9 +122,16 @@ __device__ __forceinline__ void gbp_atari_moves(const GaBoard<N>& b, int last, P
                                                 const GaScratch<N>& scr) {
     typedef Bits<GoGeo<N>::W> B;
     const int S = GoGeo<N>::S;
+    // Usually no string at or next to `last` is in atari: the five points
+    // read from the thread's scratch (EMPTY, free here) as three row fields
+    // cost a few instructions, the sets' neighbour shifts about 150.
+#pragma unroll
+    for (int i = 0; i < GoGeo<N>::W; ++i) scr.at(scr.EMPTY, i) = b.aown.w[i] | b.aopp.w[i];
+    const u32 cross = (gbp_bits32<N>(scr, scr.EMPTY, last - S) & 1u) | (gbp_bits32<N>(scr, scr.EMPTY, last - 1) & 7u) |
+                      (gbp_bits32<N>(scr, scr.EMPTY, last + S) & 1u);
+    if (cross == 0) return;
     const B at_last = onehot<GoGeo<N>::W>(last);
     B pending = (at_last | nbrs<N>(at_last)) & (b.aown | b.aopp);
-    if (!any(pending)) return;
     const B empty = b.empty();
     while (any(pending)) {
         const B seed = lowest_set(pending);
@@ -137,20 +158,6 @@ __device__ __forceinline__ void gbp_atari_moves(const GaBoard<N>& b, int last, P
         }
         if (l != b.ko && gbp_move_kind<N>(b, l, scr) == 2) pick.add(l, 1, rng);
     }
-}
-
-// Bits pos .. pos + 4 of the set `set` in this thread's scratch (0 beyond
-// its words; pos may be negative, down to -2 S - 2): two shared loads at a
-// word chosen at run time. Picking the word from registers instead takes a
-// shift and a select per word of the board (an index into a register array
-// would put the board in local memory).
-template <int N>
-__device__ __forceinline__ u32 gbp_field5(const GaScratch<N>& scr, int set, int pos) {
-    const int W = GoGeo<N>::W;
-    const int w = ((pos + 64) >> 5) - 2;  // floor(pos / 32) without a negative shift
-    const u32 lo = w >= 0 && w < W ? scr.at(set, w) : 0u;
-    const u32 hi = w + 1 >= 0 && w + 1 < W ? scr.at(set, w + 1) : 0u;
-    return __funnelshift_r(lo, hi, (u32)pos & 31u) & 31u;
 }
 
 // Five bits spread to the even bits of ten.
@@ -213,8 +220,8 @@ __device__ __forceinline__ u32 gbp_pattern_moves(const GbBoard<N>& b, int last, 
         const int row = r + k - 2;
         const u32 edge = row >= 0 && row < N ? (~cols & 31u) : 31u;
         const int pos = last + (k - 2) * S - 2;
-        v[k] = gbp_spread5(gbp_field5<N>(scr, scr.OWN, pos) | edge) |
-               gbp_spread5(gbp_field5<N>(scr, scr.OPP, pos) | edge) << 1;
+        v[k] = gbp_spread5((gbp_bits32<N>(scr, scr.OWN, pos) & 31u) | edge) |
+               gbp_spread5((gbp_bits32<N>(scr, scr.OPP, pos) & 31u) | edge) << 1;
     }
     u32 found = 0;
 #pragma unroll
