@@ -56,13 +56,14 @@
 // that joins an own string outside the atari set, with at most one empty
 // neighbour, counts liberties: an own neighbour in the atari set has `q`
 // as its only liberty, so joining only such strings leaves the new string
-// the stone's own empty neighbours.
+// the stone's own empty neighbours. `nb`: the neighbours of `q` (the
+// playout loop's play uses them too).
 template <int N>
-__device__ __forceinline__ int gbp_move_kind(const GaBoard<N>& b, int q, const GaScratch<N>& scr) {
+__device__ __forceinline__ int gbp_move_kind(const GaBoard<N>& b, int q, const Bits<GoGeo<N>::W>& nb,
+                                             const GaScratch<N>& scr) {
     typedef Bits<GoGeo<N>::W> B;
     typedef GaWindow<N> Win;
     const B at = onehot<GoGeo<N>::W>(q);
-    const B nb = nbrs<N>(at);
     const B empty = b.empty();
     const B free = nb & empty;
     if (GaBoard<N>::two_or_more(free) || any(nb & b.aopp)) return 2;
@@ -79,6 +80,11 @@ __device__ __forceinline__ int gbp_move_kind(const GaBoard<N>& b, int q, const G
         libs = GaBoard<N>::liberties_upto2(f, mine, rest);
     }
     return libs;
+}
+// The same, the neighbours found here.
+template <int N>
+__device__ __forceinline__ int gbp_move_kind(const GaBoard<N>& b, int q, const GaScratch<N>& scr) {
+    return gbp_move_kind<N>(b, q, nbrs<N>(onehot<GoGeo<N>::W>(q)), scr);
 }
 
 // Bits pos .. pos + 31 of the set `set` in this thread's scratch (0 beyond
@@ -318,9 +324,10 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
                 for (int i = 0; i < G::W; ++i) scr.at(CAND, i) = c.w[i];
                 phase = RANDOM;
             }
+            // The point this step tests or plays: its neighbours serve both.
+            int q = p, j = 0;
             if (p < 0) {
                 // One draw: a pattern candidate or a random one.
-                int q = -1, j = 0;
                 if (phase == PATTERN) {
                     // The k-th candidate: clear the k lowest, take the lowest.
                     const int kth = (int)rng.below((u32)__popc(pat));
@@ -335,8 +342,11 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
                     for (int i = 0; i < G::W; ++i) c.w[i] = scr.at(CAND, i);
                     q = select_bit(c, (int)rng.below((u32)n));
                 }
-                if (q >= 0) {
-                    const int kind = gbp_move_kind<N>(b, q, scr);
+            }
+            if (q >= 0) {
+                const B nb = nbrs<N>(onehot<G::W>(q));
+                if (p < 0) {
+                    const int kind = gbp_move_kind<N>(b, q, nb, scr);
                     // Pattern draws drop every suicide and self-atari;
                     // random ones (never suicide) self-ataris at a rate.
                     const bool reject = phase == PATTERN
@@ -354,10 +364,8 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
                     }
                     p = q;
                 }
-            }
-            if (p >= 0) {
                 // Legal (a candidate, a capture, or gbp_move_kind said so).
-                b.play(p, scr);
+                b.play(p, nb, scr);
                 gb_note_first<N>(first, p, b.me);
                 passes = 0;
             } else {
