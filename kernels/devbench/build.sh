@@ -3,7 +3,8 @@
 # the engine (common.cuh first, then the manifest's Go `engine` files, see
 # kernels/manifest), plus leaves.cu, one board size's entry
 # points only, compiled by NVRTC (nvrtc.py) to PTX and, where ptxas is
-# found, to an sm_90 cubin with line info (ptxas -v prints the registers).
+# found, to an sm_90 cubin with line info (ptxas -v prints the registers
+# and, per kernel, the spill stores and loads).
 #   kernels/devbench/build.sh OUT SIZE [-- NVRTC options, e.g. -DGB_SURE_STEPS=2]
 # Writes OUT.cu, OUT.ptx and OUT.cubin. Extra kernel files: EXTRA="a.cu b.cu".
 set -e
@@ -36,6 +37,8 @@ if [ -z "$ptxas" ]; then
 fi
 if [ -n "$ptxas" ] && [ -x "$ptxas" ]; then
     "$ptxas" -arch=sm_90 -lineinfo -v "$out.ptx" -o "$out.cubin" 2>&1 |
-        awk '/Compiling entry function/ { f = $0; sub(/.*function ./, "", f); sub(/. for.*/, "", f) } /Used [0-9]+ registers/ { print f ": " $0 }' |
+        awk '/Compiling entry function/ { f = $0; sub(/.*function ./, "", f); sub(/. for.*/, "", f); spill = "" }
+             /bytes spill stores/ { spill = $0; sub(/^ */, "", spill); sub(/ bytes stack frame,/, " B stack,", spill) }
+             /Used [0-9]+ registers/ { print f ": " $0 (spill == "" ? "" : "; " spill) }' |
         sed 's/ptxas info *: //'
 fi
