@@ -3,12 +3,14 @@
 // (src/sim/go_rollout/hostcheck.rs; run.sh runs both):
 //   helpers  on every empty point of 1,180 positions (9x9, 13x13, 19x19)
 //            on the kernel's board (GaBoard, its atari sets found from
-//            the stones): eye, the random candidates (legal, not eye, not
-//            ko), legality and self-atari (gbp_move_kind, its liberty
-//            counts on the board's window), the pattern candidates around
-//            every point (gbp_pattern_moves), and the atari candidates
-//            with their multiplicities around the last move
-//            (gbp_atari_moves), all equal to the CPU board's answers;
+//            the stones): eye (the board's eye set, and the 3x3 code's
+//            test that the pattern candidates use), the random
+//            candidates (legal, not eye, not ko), legality and self-atari
+//            (gbp_move_kind, its liberty counts on the board's window),
+//            the pattern candidates around every point
+//            (gbp_pattern_moves), and the atari candidates with their
+//            multiplicities around the last move (gbp_atari_moves), all
+//            equal to the CPU board's answers;
 //   stats    the kernel emulated block-wide (block_shim.h), Black win rate
 //            and mean score per position within 4 standard errors of the
 //            CPU policy's (the light kernel's figures printed beside).
@@ -80,6 +82,19 @@ static void helpers(const Header& h, const std::string& eye, const std::string& 
         if (h.colors[p] != '0') continue;
         const auto at = onehot<G::W>(G::bit_of(p));
         if (any(eyes & at) != (eye[p] == '1')) fail("eye", h, p);
+        // The 3x3 code's eye test (gbp_code_is_eye), the code built here
+        // from the stones as patterns.rs packs it: own 1, opponent 2, off
+        // the board 3; the row above (the next row), left, right, the row
+        // below.
+        u32 code = 0;
+        for (int j = 0; j < 8; ++j) {
+            const int rr = p / N + (j < 3 ? 1 : (j < 5 ? 0 : -1)), cc = p % N + gbp_dc(j);
+            const int v = rr < 0 || rr >= N || cc < 0 || cc >= N ? 3
+                          : h.colors[rr * N + cc] == '0'          ? 0
+                                                                  : (h.colors[rr * N + cc] - '0' == h.to_move ? 1 : 2);
+            code |= (u32)v << (2 * j);
+        }
+        if (gbp_code_is_eye(code) != (eye[p] == '1')) fail("eye from the 3x3 code", h, p);
         if (any(cand & at) != (legal[p] == '1' && eye[p] == '0' && p != h.ko)) fail("candidates", h, p);
         if (p == h.ko) {
             if (legal[p] != '0') fail("ko legal", h, p);
