@@ -24,7 +24,8 @@
 #              and within 4 standard errors of the CPU's from others; the
 #              compact-board kernels' 3x3 and M2 (go.cu) equal too
 # (warp_model.sh, beside these, is a measurement rather than a check: see
-# go_warp_model.cpp.)
+# go_warp_model.cpp. pattern_digest.sh compares two versions of the pattern
+# kernel's code: equal digests, the same playouts.)
 # Usage: kernels/hostcheck/run.sh [games] [playouts per leaf] [Go playouts] [go sequences] [row sequences]
 #        [point playouts] [atari games] [Havannah tactical playouts]
 # (run from the repository; the Go pattern check needs cargo)
