@@ -211,13 +211,14 @@ struct GaBoard : GbBoard<N> {
     // Plays the mover at bit `p`, a candidate (so legal). Does not pass the
     // turn. `scr`: this thread's scratch (GaScratch). Every string growth
     // runs on the window around the move (GaWindow).
-    __device__ __forceinline__ void play(int p, const GaScratch<N>& scr) {
+    __device__ __forceinline__ void play(int p, const GaScratch<N>& scr) { play(p, nbrs<N>(onehot<W>(p)), scr); }
+    // The same with the point's neighbours `nb` known.
+    __device__ __forceinline__ void play(int p, const B& nb, const GaScratch<N>& scr) {
         typedef GaWindow<N> Win;
         typedef typename Win::BK BK;
         const int S = GoGeo<N>::S;
         const Win win(p, scr);
         const B at = onehot<W>(p);
-        const B nb = nbrs<N>(at);
         const BK at_w = win.point(p);
         const BK nb_w = nbrs_stride<S>(at_w);
         const bool lone = !any(nb & this->own);

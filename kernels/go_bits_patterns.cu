@@ -56,13 +56,14 @@
 // that joins an own string outside the atari set, with at most one empty
 // neighbour, counts liberties: an own neighbour in the atari set has `q`
 // as its only liberty, so joining only such strings leaves the new string
-// the stone's own empty neighbours.
+// the stone's own empty neighbours. `nb`: the neighbours of `q` (the
+// playout loop's play uses them too).
 template <int N>
-__device__ __forceinline__ int gbp_move_kind(const GaBoard<N>& b, int q, const GaScratch<N>& scr) {
+__device__ __forceinline__ int gbp_move_kind(const GaBoard<N>& b, int q, const Bits<GoGeo<N>::W>& nb,
+                                             const GaScratch<N>& scr) {
     typedef Bits<GoGeo<N>::W> B;
     typedef GaWindow<N> Win;
     const B at = onehot<GoGeo<N>::W>(q);
-    const B nb = nbrs<N>(at);
     const B empty = b.empty();
     const B free = nb & empty;
     if (GaBoard<N>::two_or_more(free) || any(nb & b.aopp)) return 2;
@@ -79,6 +80,11 @@ __device__ __forceinline__ int gbp_move_kind(const GaBoard<N>& b, int q, const G
         libs = GaBoard<N>::liberties_upto2(f, mine, rest);
     }
     return libs;
+}
+// The same, the neighbours found here.
+template <int N>
+__device__ __forceinline__ int gbp_move_kind(const GaBoard<N>& b, int q, const GaScratch<N>& scr) {
+    return gbp_move_kind<N>(b, q, nbrs<N>(onehot<GoGeo<N>::W>(q)), scr);
 }
 
 // Bits pos .. pos + 31 of the set `set` in this thread's scratch (0 beyond
@@ -117,35 +123,21 @@ struct GbpPick {
 // there is legal and not self-atari. A string in atari is the flood of one
 // of its stones within its side's atari set (two strings of one colour
 // never touch), so each is seen once, as the CPU's heads list does.
-//
-// In two parts, so that the playout loop's one gbp_move_kind tests the
-// extensions: gbp_atari_start puts the stones in atari at and next to
-// `last` (the strings still to walk) in the scratch set `set` and says
-// whether there are any; each gbp_atari_walk walks them on to the next own
-// string's extension that needs the test, and returns it (the caller adds
-// it when the test says 2), or -1 at the end. The walk keeps the strings
-// still to walk in the scratch between the parts. A second inlined copy
-// of gbp_move_kind here was what the kernel's code could not afford: with
-// the copy's test replaced by a cheaper one (not exact), the 19x19 kernel
-// read 3.01 M playouts/s against 2.59 M (H100, devbench).
-template <int N>
-__device__ __forceinline__ bool gbp_atari_start(const GaBoard<N>& b, int last, const GaScratch<N>& scr, int set) {
-    typedef Bits<GoGeo<N>::W> B;
-    const B at_last = onehot<GoGeo<N>::W>(last);
-    const B pending = (at_last | nbrs<N>(at_last)) & (b.aown | b.aopp);
-    if (!any(pending)) return false;
-#pragma unroll
-    for (int i = 0; i < GoGeo<N>::W; ++i) scr.at(set, i) = pending.w[i];
-    return true;
-}
 template <int N, class Pick>
-__device__ __forceinline__ int gbp_atari_walk(const GaBoard<N>& b, Pick& pick, Rng& rng, const GaScratch<N>& scr,
-                                              int set) {
+__device__ __forceinline__ void gbp_atari_moves(const GaBoard<N>& b, int last, Pick& pick, Rng& rng,
+                                                const GaScratch<N>& scr) {
     typedef Bits<GoGeo<N>::W> B;
     const int S = GoGeo<N>::S;
-    B pending;
+    // Usually no string at or next to `last` is in atari: the five points
+    // read from the thread's scratch (EMPTY, free here) as three row fields
+    // cost a few instructions, the sets' neighbour shifts about 150.
 #pragma unroll
-    for (int i = 0; i < GoGeo<N>::W; ++i) pending.w[i] = scr.at(set, i);
+    for (int i = 0; i < GoGeo<N>::W; ++i) scr.at(scr.EMPTY, i) = b.aown.w[i] | b.aopp.w[i];
+    const u32 cross = (gbp_bits32<N>(scr, scr.EMPTY, last - S) & 1u) | (gbp_bits32<N>(scr, scr.EMPTY, last - 1) & 7u) |
+                      (gbp_bits32<N>(scr, scr.EMPTY, last + S) & 1u);
+    if (cross == 0) return;
+    const B at_last = onehot<GoGeo<N>::W>(last);
+    B pending = (at_last | nbrs<N>(at_last)) & (b.aown | b.aopp);
     const B empty = b.empty();
     while (any(pending)) {
         const B seed = lowest_set(pending);
@@ -170,22 +162,8 @@ __device__ __forceinline__ int gbp_atari_walk(const GaBoard<N>& b, Pick& pick, R
                               popc(shr(chain, S) & e);
             pick.add(m, pairs, rng);
         }
-        if (l != b.ko) {
-#pragma unroll
-            for (int i = 0; i < GoGeo<N>::W; ++i) scr.at(set, i) = pending.w[i];
-            return l;
-        }
+        if (l != b.ko && gbp_move_kind<N>(b, l, scr) == 2) pick.add(l, 1, rng);
     }
-    return -1;
-}
-// Both parts with their tests (the host check's form; the kernel's loop
-// does the same with its own gbp_move_kind). Uses the scratch's OPP set.
-template <int N, class Pick>
-__device__ __forceinline__ void gbp_atari_moves(const GaBoard<N>& b, int last, Pick& pick, Rng& rng,
-                                                const GaScratch<N>& scr) {
-    if (!gbp_atari_start<N>(b, last, scr, scr.OPP)) return;
-    for (int l; (l = gbp_atari_walk<N>(b, pick, rng, scr, scr.OPP)) >= 0;)
-        if (gbp_move_kind<N>(b, l, scr) == 2) pick.add(l, 1, rng);
 }
 
 // The row fields of two sets, five bits each, interleaved: bit j of `a` to
@@ -298,9 +276,6 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
     // spilled 112 bytes (32 without them). A block has no room for a set
     // of its own: 48 KB of static shared memory at most.
     const int CAND = scr.OPP;
-    // The strings in atari still to walk, while a lane walks them (the
-    // random candidates are not needed then).
-    const int WALK = scr.OPP;
 #pragma unroll
     for (int i = 0; i < G::W; ++i) scr.at(scr.BACK, i) = 0;
     const GoLeaf info = leaves[leaf];
@@ -323,86 +298,70 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
         u32 pat = 0;  // pattern candidates (PATTERN), as gbp_pattern_moves
         while (__any_sync(0xFFFFFFFFu, !done)) {
             if (done) continue;
-            int p = -1, q = -1, j = 0, kind = 2;
-            // A lane starting a move may walk the strings in atari around
-            // the last move (gbp_atari_walk), each own string's extension
-            // tested by the gbp_move_kind below, the loop's one copy of it:
-            // a turn of the loop for each test, then one for the step.
-            bool walking = false, pattern_try = false;
-            GbpPick pick = {-1, 0};
+            int p = -1;
             if (phase == NEW_MOVE) {
                 phase = CANDIDATES;
                 if (last >= 0) {
-                    walking = rng.next_f32() < GBP_PROB_ATARI_MOVE && gbp_atari_start<N>(b, last, scr, WALK);
-                    pattern_try = !walking;
-                }
-            }
-            for (;;) {
-                int t = -1;  // the point gbp_move_kind tests
-                if (walking) {
-                    t = gbp_atari_walk<N>(b, pick, rng, scr, WALK);
-                    if (t < 0) {
-                        walking = false;
+                    if (rng.next_f32() < GBP_PROB_ATARI_MOVE) {
+                        GbpPick pick = {-1, 0};
+                        gbp_atari_moves<N>(b, last, pick, rng, scr);
                         p = pick.chosen;
-                        pattern_try = p < 0;
                     }
-                }
-                if (!walking) {
-                    if (pattern_try && rng.next_f32() < GBP_PROB_PATTERN_MOVE) {
+                    if (p < 0 && rng.next_f32() < GBP_PROB_PATTERN_MOVE) {
                         pat = gbp_pattern_moves<N>(b, last, scr);
                         if (pat != 0) phase = PATTERN;
                     }
-                    if (p < 0 && phase == CANDIDATES) {
-                        const B c = b.candidates();
-                        n = popc(c);
-#pragma unroll
-                        for (int i = 0; i < G::W; ++i) scr.at(CAND, i) = c.w[i];
-                        phase = RANDOM;
-                    }
-                    if (p < 0) {
-                        // One draw: a pattern candidate or a random one.
-                        if (phase == PATTERN) {
-                            // The k-th candidate: clear the k lowest, take the lowest.
-                            const int kth = (int)rng.below((u32)__popc(pat));
-                            u32 m = pat;
-#pragma unroll
-                            for (int i = 0; i < 7; ++i) m = i < kth ? m & (m - 1) : m;
-                            j = __ffs(m) - 1;
-                            q = last + gbp_dr(j) * G::S + gbp_dc(j);
-                        } else if (n > 0) {
-                            B c;
-#pragma unroll
-                            for (int i = 0; i < G::W; ++i) c.w[i] = scr.at(CAND, i);
-                            q = select_bit(c, (int)rng.below((u32)n));
-                        }
-                    }
-                    t = q;
                 }
-                if (t >= 0) kind = gbp_move_kind<N>(b, t, scr);
-                if (!walking) break;
-                if (kind == 2) pick.add(t, 1, rng);
+            }
+            if (p < 0 && phase == CANDIDATES) {
+                const B c = b.candidates();
+                n = popc(c);
+#pragma unroll
+                for (int i = 0; i < G::W; ++i) scr.at(CAND, i) = c.w[i];
+                phase = RANDOM;
+            }
+            // The point this step tests or plays: its neighbours serve both.
+            int q = p, j = 0;
+            if (p < 0) {
+                // One draw: a pattern candidate or a random one.
+                if (phase == PATTERN) {
+                    // The k-th candidate: clear the k lowest, take the lowest.
+                    const int kth = (int)rng.below((u32)__popc(pat));
+                    u32 m = pat;
+#pragma unroll
+                    for (int i = 0; i < 7; ++i) m = i < kth ? m & (m - 1) : m;
+                    j = __ffs(m) - 1;
+                    q = last + gbp_dr(j) * G::S + gbp_dc(j);
+                } else if (n > 0) {
+                    B c;
+#pragma unroll
+                    for (int i = 0; i < G::W; ++i) c.w[i] = scr.at(CAND, i);
+                    q = select_bit(c, (int)rng.below((u32)n));
+                }
             }
             if (q >= 0) {
-                // Pattern draws drop every suicide and self-atari;
-                // random ones (never suicide) self-ataris at a rate.
-                const bool reject = phase == PATTERN
-                                        ? kind != 2
-                                        : kind == 0 || (kind == 1 && rng.next_f32() < GBP_PROB_REJECT_SELF_ATARI);
-                if (reject) {
-                    if (phase == PATTERN) {
-                        pat &= ~(1u << j);
-                        if (pat == 0) phase = CANDIDATES;
-                    } else {
-                        scr.at(CAND, q >> 5) &= ~(1u << (q & 31));
-                        --n;
+                const B nb = nbrs<N>(onehot<G::W>(q));
+                if (p < 0) {
+                    const int kind = gbp_move_kind<N>(b, q, nb, scr);
+                    // Pattern draws drop every suicide and self-atari;
+                    // random ones (never suicide) self-ataris at a rate.
+                    const bool reject = phase == PATTERN
+                                            ? kind != 2
+                                            : kind == 0 || (kind == 1 && rng.next_f32() < GBP_PROB_REJECT_SELF_ATARI);
+                    if (reject) {
+                        if (phase == PATTERN) {
+                            pat &= ~(1u << j);
+                            if (pat == 0) phase = CANDIDATES;
+                        } else {
+                            scr.at(CAND, q >> 5) &= ~(1u << (q & 31));
+                            --n;
+                        }
+                        continue;
                     }
-                    continue;
+                    p = q;
                 }
-                p = q;
-            }
-            if (p >= 0) {
                 // Legal (a candidate, a capture, or gbp_move_kind said so).
-                b.play(p, scr);
+                b.play(p, nb, scr);
                 gb_note_first<N>(first, p, b.me);
                 passes = 0;
             } else {
