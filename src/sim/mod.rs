@@ -142,8 +142,8 @@ pub trait Simulator<G: Game>: Send + Sync {
     }
 
     /// Whether every prior with visits is the leaf value itself: its mean
-    /// (`wins / visits`) is exactly the chance that [`simulate`]
-    /// (Self::simulate) gives the mover in the position after the move,
+    /// (`wins / visits`) is exactly the chance that
+    /// [`simulate`](Self::simulate) gives the mover in the position after the move,
     /// at every call (an evaluation, not random playouts). The search then
     /// backs a leaf up from its prior instead of simulating it again: the
     /// parent's expansion already evaluated it. The default, false, is

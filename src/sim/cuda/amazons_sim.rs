@@ -59,7 +59,7 @@ struct Times {
     device_ns: AtomicU64,
 }
 
-/// A snapshot of [`Times`]; [`GpuTimes::since`] gives a run's share.
+/// A snapshot of the GPU batches' timings; [`GpuTimes::since`] gives a run's share.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GpuTimes {
     pub batches: u64,
