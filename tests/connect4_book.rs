@@ -2,30 +2,11 @@
 //! with no flags (`-v` logs where a move came from), `--no-book` turns it
 //! off, and a weak book answers only win/draw/loss questions.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::run;
 use warpstone::game::connect4::Position;
 use warpstone::solve::connect4::book::Book;
-
-const BIN: &str = env!("CARGO_BIN_EXE_warpstone");
-
-fn run(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    // An engine that refuses its options exits before reading its input.
-    let _ = child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(input.as_bytes());
-    child.wait_with_output().expect("the binary ends")
-}
 
 /// The second player's replies, one line of three a game: a fixed mix of
 /// columns, not strong play. Three stones each cannot fill a column or

@@ -3,11 +3,10 @@
 //! answers, and a bad file is a clear error before any protocol. Likewise
 //! `warpstone book` and `--book`.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_warpstone");
+use common::run;
+use std::path::{Path, PathBuf};
 
 struct TempPath(PathBuf);
 
@@ -21,23 +20,6 @@ impl Drop for TempPath {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
     }
-}
-
-fn run(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    // An engine that refuses its options exits before reading its input.
-    let _ = child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(input.as_bytes());
-    child.wait_with_output().expect("the binary ends")
 }
 
 fn build(width: &str, height: &str, out: &Path) -> String {

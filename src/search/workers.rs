@@ -346,6 +346,31 @@ impl<G: Game> Shared<'_, G> {
         leaves as usize
     }
 
+    /// Backs one leaf's `result` up `path` and counts the leaf in `amaf`,
+    /// whose kept samples fall due by leaves.
+    fn back_up_leaf(
+        &self,
+        tree: &Tree<G::Move>,
+        path: &Path,
+        result: &LeafResult<'_>,
+        scratch: &mut Scratch<G::Move>,
+        mut amaf: Option<&mut AmafShare>,
+    ) {
+        let (virtual_loss, root_pos) = (self.virtual_loss, self.root_pos);
+        uct::update_sharing(
+            tree,
+            path,
+            result,
+            virtual_loss,
+            root_pos,
+            scratch,
+            amaf.as_deref_mut(),
+        );
+        if let Some(amaf) = amaf {
+            amaf.leaf_done(tree);
+        }
+    }
+
     /// Backs the batch up into `tree`, and its leaves' score and ownership
     /// into `totals` (the worker's share of the tree's); returns the
     /// playouts and leaves it added.
@@ -366,18 +391,13 @@ impl<G: Game> Shared<'_, G> {
                 black_wins: stats.black_wins as f64,
                 amaf: &stats.amaf,
             };
-            uct::update_sharing(
+            self.back_up_leaf(
                 tree,
                 &batch.paths[i],
                 &result,
-                self.virtual_loss,
-                self.root_pos,
                 &mut batch.scratch,
                 amaf.as_deref_mut(),
             );
-            if let Some(amaf) = amaf.as_deref_mut() {
-                amaf.leaf_done(tree);
-            }
             done += stats.playouts as u64;
         }
         for (stats, path) in batch.stats[..batch.to_simulate].iter().zip(&batch.paths) {
@@ -405,18 +425,13 @@ impl<G: Game> Shared<'_, G> {
                 black_wins: stats.black_wins as f64,
                 amaf: &[],
             };
-            uct::update_sharing(
+            self.back_up_leaf(
                 tree,
                 &path,
                 &result,
-                self.virtual_loss,
-                self.root_pos,
                 &mut batch.scratch,
                 amaf.as_deref_mut(),
             );
-            if let Some(amaf) = amaf.as_deref_mut() {
-                amaf.leaf_done(tree);
-            }
             done += weight as u64;
             totals.add(&stats);
             if let (Some(root), Some(&child)) = (tree.root, path.nodes.get(1)) {
@@ -429,18 +444,13 @@ impl<G: Game> Shared<'_, G> {
         }
         for (path, outcome) in batch.terminal.drain(..) {
             let result = LeafResult::terminal(outcome, weight);
-            uct::update_sharing(
+            self.back_up_leaf(
                 tree,
                 &path,
                 &result,
-                self.virtual_loss,
-                self.root_pos,
                 &mut batch.scratch,
                 amaf.as_deref_mut(),
             );
-            if let Some(amaf) = amaf.as_deref_mut() {
-                amaf.leaf_done(tree);
-            }
             done += weight as u64;
             batch.spare_paths.push(path);
         }
