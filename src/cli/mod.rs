@@ -525,10 +525,21 @@ fn no_kernels(game: &games::Registered) -> String {
 }
 
 /// Resolves `--backend` for `game`: a game without kernels runs its
-/// playouts on the CPU under `auto` (and says so once) and refuses `cuda`.
+/// playouts on the CPU under `auto` (and says so once) and refuses `cuda`;
+/// so does `auto` for a game whose CPU engine is the stronger
+/// ([`games::Kernels::auto_on_gpu`]).
 fn backend_for(game: &games::Registered, cli: &Cli) -> Result<Backend, String> {
     let family = game.kernels.as_ref().map(|k| k.family);
     let policies = gpu::GpuPolicyArg::resolve(cli.gpu_policy, family, game.name)?;
+    if let (Some(kernels), BackendArg::Auto) = (&game.kernels, cli.backend) {
+        if !kernels.auto_on_gpu {
+            tracing::info!(
+                "{}: the CPU engine is the stronger; --backend cuda plays the kernels",
+                game.name
+            );
+            return Ok(Backend::Cpu);
+        }
+    }
     if game.kernels.is_some() || game.evaluator.is_some() {
         return gpu::resolve_backend(cli.backend, &cli.gpus, policies);
     }

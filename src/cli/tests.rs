@@ -192,3 +192,23 @@ fn rust_log_chooses_the_filter_and_v_is_the_fallback() {
     );
     assert!(log_filter(Some("a=b=c"), 0).is_err());
 }
+
+#[test]
+fn auto_plays_havannah_on_the_cpu_and_cuda_still_asks_for_the_kernels() {
+    let havannah = games::find("havannah").unwrap();
+    let auto = Cli::try_parse_from(["warpstone", "--game", "havannah"]).unwrap();
+    assert!(matches!(backend_for(havannah, &auto), Ok(Backend::Cpu)));
+    // `cuda` is not turned into the CPU: on a machine without a GPU it
+    // fails, with one it plays the kernels.
+    let cuda = Cli::try_parse_from(["warpstone", "--game", "havannah", "--backend", "cuda"]);
+    let cuda = backend_for(havannah, &cuda.unwrap());
+    assert!(!matches!(cuda, Ok(Backend::Cpu)));
+    assert!(
+        games::find("go")
+            .unwrap()
+            .kernels
+            .as_ref()
+            .unwrap()
+            .auto_on_gpu
+    );
+}
