@@ -408,28 +408,30 @@ fn info_reports_pv_ownership_and_score() {
     assert!(run(&mut s, playouts(1000)).score_lead > 0.0);
 }
 
-#[test]
-fn amaf_credits_first_plays_by_the_player_to_move_only() {
+/// A tic-tac-toe tree expanded along Black's 0 and White's 1 (the AMAF
+/// tests' setting): the tree and its root, the 0 node and the 1 node.
+pub(super) fn tic_tac_toe_line(scratch: &mut Scratch<u8>) -> (Tree<u8>, [NodeId; 3]) {
     let config = SearchConfig::default();
     let sim = CpuSimulator::<TicTacToe>::new();
-    let root_pos = TicTacToe::new();
     let tree: Tree<u8> = Tree::new(1 << 20);
-    let mut scratch = Scratch::default();
     let root = tree.root.unwrap();
-    assert!(uct::expand(
-        &tree,
-        root,
-        &root_pos,
-        &sim,
-        &config,
-        &mut scratch
-    ));
-    // Black plays 0 in the tree, White replies 1 in the tree.
-    let a = tree.node(root).first_child(); // move 0
+    let empty = TicTacToe::new();
+    assert!(uct::expand(&tree, root, &empty, &sim, &config, scratch));
+    let a = tree.node(root).first_child();
+    assert_eq!(tree.node(a).mv, Some(0));
     let after_a = TicTacToe::from_moves(&[0]);
-    assert!(uct::expand(&tree, a, &after_a, &sim, &config, &mut scratch));
-    let b = tree.node(a).first_child(); // move 1
+    assert!(uct::expand(&tree, a, &after_a, &sim, &config, scratch));
+    let b = tree.node(a).first_child();
     assert_eq!(tree.node(b).mv, Some(1));
+    (tree, [root, a, b])
+}
+
+#[test]
+fn amaf_credits_first_plays_by_the_player_to_move_only() {
+    let root_pos = TicTacToe::new();
+    let mut scratch = Scratch::default();
+    // Black plays 0 in the tree, White replies 1 in the tree.
+    let (tree, [root, a, b]) = tic_tac_toe_line(&mut scratch);
     for id in [root, a, b] {
         tree.node(id).add_virtual_loss(4);
     }

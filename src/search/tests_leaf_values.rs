@@ -2,7 +2,7 @@
 //! instead of being simulated again, and the AMAF first-play table, which
 //! a backup unmarks instead of clearing.
 
-use super::tests::{playouts, run};
+use super::tests::{playouts, run, tic_tac_toe_line};
 use super::toy::TicTacToe;
 use super::tree::Tree;
 use super::uct::{self, LeafResult, Path, Scratch};
@@ -10,7 +10,6 @@ use super::*;
 use crate::game::amazons::{Move, Position};
 use crate::game::{Color, Game};
 use crate::sim::amazons_rollout::EvalSimulator;
-use crate::sim::cpu::CpuSimulator;
 use crate::sim::{AmafCount, LeafStats, Prior, Simulator};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -119,30 +118,16 @@ fn a_prior_leaf_value_takes_the_even_prior_out() {
 
 #[test]
 fn a_backup_leaves_no_first_play_marks_for_the_next() {
-    let config = SearchConfig::default();
-    let sim = CpuSimulator::<TicTacToe>::new();
     let root_pos = TicTacToe::new();
-    let tree: Tree<u8> = Tree::new(1 << 20);
     let mut scratch = Scratch::default();
-    let root = tree.root.unwrap();
-    assert!(uct::expand(
-        &tree,
-        root,
-        &root_pos,
-        &sim,
-        &config,
-        &mut scratch
-    ));
+    // Black's 0, then White's 1.
+    let (tree, [root, a, b]) = tic_tac_toe_line(&mut scratch);
     let child = |mv: u8| {
         tree.node(root)
             .children()
             .find(|&c| tree.node(c).mv == Some(mv))
             .unwrap()
     };
-    let a = child(0);
-    let after_a = TicTacToe::from_moves(&[0]);
-    assert!(uct::expand(&tree, a, &after_a, &sim, &config, &mut scratch));
-    let b = tree.node(a).first_child(); // White's 1
     for id in [root, a, b] {
         tree.node(id).add_virtual_loss(1);
     }
