@@ -28,6 +28,18 @@ impl<const W: usize, const H: usize> Board<W, H> {
     };
     const BOARD: u64 = Self::BOTTOM * ((1u64 << H) - 1);
     pub const CELLS: i32 = (W * H) as i32;
+    /// The cells of rows 1, 3, 5, ... counted from 1 at the bottom: where
+    /// the first player's stones land when the second answers every stone
+    /// in the same column.
+    const ODD_ROWS: u64 = {
+        let mut rows = 0u64;
+        let mut r = 0;
+        while r < H {
+            rows |= 1 << r;
+            r += 2;
+        }
+        Self::BOTTOM * rows
+    };
 
     /// `pos`, which must be on a `W` x `H` board.
     pub fn new(pos: &Position) -> Self {
@@ -136,6 +148,135 @@ impl<const W: usize, const H: usize> Board<W, H> {
     #[inline(always)]
     pub fn threats_after(&self, cell: u64) -> u32 {
         Self::winning_cells(self.current | cell, self.mask).count_ones()
+    }
+
+    /// Whether `stones` hold four in a row.
+    #[inline(always)]
+    fn has_four(stones: u64) -> bool {
+        let h = Self::STRIDE;
+        let four = |shift: u32| {
+            let pairs = stones & (stones >> shift);
+            pairs & (pairs >> (2 * shift)) != 0
+        };
+        four(1) || four(h) || four(h - 1) || four(h + 1)
+    }
+
+    /// Whether the second player can keep the first, who is to move, from
+    /// ever making four: Allis' "claimeven" (answer every stone on top of
+    /// it in the same column), with the columns of odd height (an even
+    /// number of them when the first player is to move) taken in pairs,
+    /// a stone at the foot of one answered at the foot of the other. On a
+    /// board of even height the first player then gets no cell but the
+    /// empty cells of odd rows (counted from 1) and those feet; if they
+    /// make no four with its stones, its score is at most 0. Always false
+    /// on boards of odd height (the top cell breaks the pairs) and with
+    /// the second player to move.
+    #[inline(always)]
+    pub fn claimeven_holds(&self) -> bool {
+        if !H.is_multiple_of(2) || !self.moves.is_multiple_of(2) {
+            return false;
+        }
+        let empty = Self::BOARD & !self.mask;
+        let feet = self.possible() & !Self::ODD_ROWS;
+        !Self::has_four(self.current | (empty & Self::ODD_ROWS) | feet)
+    }
+
+    /// Whether the second player, to move, has a stone after which
+    /// [`claimeven_holds`](Self::claimeven_holds): then its score is at
+    /// least 0.
+    #[inline(always)]
+    pub fn claimeven_reply(&self) -> bool {
+        if !H.is_multiple_of(2) || self.moves.is_multiple_of(2) {
+            return false;
+        }
+        let first = self.current ^ self.mask;
+        let mut possible = self.possible();
+        while possible != 0 {
+            let cell = possible & possible.wrapping_neg();
+            possible ^= cell;
+            let mask = self.mask | cell;
+            let empty = Self::BOARD & !mask;
+            let feet = (mask + Self::BOTTOM) & Self::BOARD & !Self::ODD_ROWS;
+            if !Self::has_four(first | (empty & Self::ODD_ROWS) | feet) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A lower bound on the first player's score with the second to move,
+    /// from Allis' zugzwang of an odd threat (0 when none is found): a
+    /// column `c` of odd height where the first player has a threat on an
+    /// odd row (counted from 1), the other columns of odd height taken in
+    /// pairs (a stone at one's foot answered at the other's), and every
+    /// other stone of the second player answered on top of it. The second
+    /// player then gets the empty cells of odd rows outside `c`, the feet
+    /// of the paired columns and the even cells of `c` below the threat,
+    /// and must at last play under the threat; if those cells make no four
+    /// with its stones, the first player wins, at the latest on the threat
+    /// when every other cell below and beside it is full. Always 0 on
+    /// boards of odd height and with the first player to move.
+    #[inline(always)]
+    pub fn odd_threat_win(&self) -> i32 {
+        if !H.is_multiple_of(2) || self.moves.is_multiple_of(2) {
+            return 0;
+        }
+        Self::odd_threat_score(self.current, self.current ^ self.mask, self.mask)
+    }
+
+    /// [`odd_threat_win`](Self::odd_threat_win) of the position with
+    /// `second`'s and `first`'s stones, the second player to move.
+    #[inline(always)]
+    fn odd_threat_score(second: u64, first: u64, mask: u64) -> i32 {
+        let possible = (mask + Self::BOTTOM) & Self::BOARD;
+        let odd_feet = possible & !Self::ODD_ROWS;
+        let threats = Self::winning_cells(first, mask) & Self::ODD_ROWS;
+        if threats == 0 || odd_feet == 0 {
+            return 0;
+        }
+        let empty = Self::BOARD & !mask;
+        let mut best = 0;
+        let mut feet = odd_feet;
+        while feet != 0 {
+            let foot = feet & feet.wrapping_neg();
+            feet ^= foot;
+            let column = Self::column_mask(Self::column_of(foot));
+            let in_column = threats & column;
+            if in_column == 0 {
+                continue;
+            }
+            // The lowest threat of the column, and the cells under it.
+            let threat = in_column & in_column.wrapping_neg();
+            let under = (threat - 1) & column & empty;
+            let cells = second
+                | (empty & Self::ODD_ROWS & !column)
+                | (odd_feet & !column)
+                | (under & !Self::ODD_ROWS);
+            if !Self::has_four(cells) {
+                let row = threat.trailing_zeros() % Self::STRIDE;
+                best = best.max((H as i32 - row as i32 + 1) / 2);
+            }
+        }
+        best
+    }
+
+    /// The best [`odd_threat_win`](Self::odd_threat_win) the first player,
+    /// to move, can reach with one stone (0 when none).
+    #[inline(always)]
+    pub fn odd_threat_move(&self) -> i32 {
+        if !H.is_multiple_of(2) || !self.moves.is_multiple_of(2) {
+            return 0;
+        }
+        let mut best = 0;
+        let mut possible = self.possible();
+        while possible != 0 {
+            let cell = possible & possible.wrapping_neg();
+            possible ^= cell;
+            let first = self.current | cell;
+            let mask = self.mask | cell;
+            best = best.max(Self::odd_threat_score(first ^ mask, first, mask));
+        }
+        best
     }
 
     /// Plays the playable single-bit `cell`, which must not make four.

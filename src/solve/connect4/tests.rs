@@ -196,3 +196,60 @@ fn winning_move_finds_a_win_exactly_where_the_reference_sees_one() {
         None
     );
 }
+
+/// Checks the zugzwang rules of the search against the plain reference on
+/// random positions of a `W` x `H` board; how often each one fired.
+fn zugzwang_rules_hold<const W: usize, const H: usize>(plies: &[u32], per_ply: usize) -> [u32; 4] {
+    let shape = Shape::new(W, H).unwrap();
+    let mut memo = HashMap::new();
+    let mut fired = [0; 4];
+    for &p in plies {
+        for pos in random_positions(shape, p, per_ply, 11 + p as u64) {
+            let board = Board::<W, H>::new(&pos);
+            if board.can_win_next() {
+                continue;
+            }
+            let score = reference(&pos, &mut memo);
+            if board.claimeven_holds() {
+                assert!(score <= 0, "claimeven, yet {score}\n{pos}");
+                fired[0] += 1;
+            }
+            if board.claimeven_reply() {
+                assert!(score >= 0, "a claimeven reply, yet {score}\n{pos}");
+                fired[1] += 1;
+            }
+            let win = board.odd_threat_win();
+            if win > 0 {
+                assert!(score <= -win, "odd threat wins {win}, yet {score}\n{pos}");
+                fired[2] += 1;
+            }
+            let win = board.odd_threat_move();
+            if win > 0 {
+                assert!(
+                    score >= win,
+                    "a move to an odd threat wins {win}, yet {score}\n{pos}"
+                );
+                fired[3] += 1;
+            }
+        }
+    }
+    fired
+}
+
+#[test]
+fn zugzwang_rules_agree_with_plain_minimax() {
+    let mut fired = [0; 4];
+    for counts in [
+        zugzwang_rules_hold::<5, 4>(&[4, 6, 8, 10, 12, 14], 60),
+        zugzwang_rules_hold::<6, 4>(&[8, 10, 12, 14, 16], 40),
+        zugzwang_rules_hold::<4, 6>(&[8, 10, 12, 13, 14, 16], 60),
+        zugzwang_rules_hold::<6, 6>(&[19, 20, 21, 22, 23, 24], 60),
+        zugzwang_rules_hold::<7, 6>(&[25, 26, 27, 28, 29, 30], 60),
+    ] {
+        for (all, n) in fired.iter_mut().zip(counts) {
+            *all += n;
+        }
+    }
+    // Each rule was put to the test, not only skipped.
+    assert!(fired.iter().all(|&n| n >= 10), "fired {fired:?}");
+}
