@@ -136,11 +136,13 @@ fn centre_order_goes_outwards() {
 
 #[test]
 fn threads_sharing_a_table_find_the_same_scores() {
-    for (width, height, plies) in [(5, 4, 2), (5, 5, 10), (7, 6, 24)] {
+    // 7x6 at 12 stones: 30 empty cells, so the threads put off each
+    // other's moves (`SHARE_MIN_EMPTY`).
+    for (width, height, plies) in [(5, 4, 2), (5, 5, 10), (7, 6, 24), (7, 6, 12)] {
         let shape = Shape::new(width, height).unwrap();
         for pos in random_positions(shape, plies, 6, 3 + plies as u64) {
-            let alone = Solver::new(&Table::new(1 << 16), width).solve(&pos, false);
-            let (shared, _) = solve_shared(&Table::new(1 << 16), &pos, false, 3);
+            let alone = Solver::new(&Table::new(1 << 18), width).solve(&pos, false);
+            let (shared, _) = solve_shared(&Table::new(1 << 18), &pos, false, 3);
             assert_eq!(shared, alone, "{pos}");
         }
     }
