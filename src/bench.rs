@@ -185,6 +185,7 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) -> Resu
         iterations_per_cpu_second: cpu.map(|c| per_second(info.iterations as f64, c)),
         nodes: Some(info.nodes as u64),
         tree_memory_bytes: Some(info.memory_bytes as u64),
+        tree_memory_capped: Some(info.memory_capped),
         ..BenchRecord::default()
     };
     print(&record)

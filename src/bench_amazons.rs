@@ -144,6 +144,7 @@ pub fn run(options: &BenchOptions) -> Result<(), String> {
             "iterations_per_cpu_second": cpu.map(|c| per_second(info.iterations as f64, c)),
             "nodes": info.nodes,
             "tree_memory_bytes": info.memory_bytes,
+            "tree_memory_capped": info.memory_capped,
         }))?;
     }
     Ok(())

@@ -240,6 +240,7 @@ fn search_line(
         "iterations": info.iterations,
         "iterations_per_second": per_second(info.iterations as f64, secs),
         "nodes": info.nodes,
+        "tree_memory_capped": info.memory_capped,
         "expansions": expansions,
         "expansions_per_second": per_second(expansions as f64, secs),
         "expansion_microseconds": rounded(1e6 * expansion_secs / expansions.max(1) as f64, 1),

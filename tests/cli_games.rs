@@ -78,3 +78,36 @@ fn an_unknown_game_is_a_usage_error() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("chess"), "{err}");
 }
+
+/// A search bench says whether the node-memory cap stopped the tree, so a
+/// rate measured on a tree that no longer grows is not taken for another.
+#[test]
+fn a_search_bench_reports_whether_the_tree_hit_its_memory_cap() {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpstone"))
+        .args([
+            "bench",
+            "--game",
+            "go",
+            "--size",
+            "9",
+            "--threads",
+            "1",
+            "--seconds",
+            "0.2",
+            "--search",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("running warpstone");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("\"mode\":\"search\""))
+        .unwrap_or_else(|| panic!("no search line in {stdout}"));
+    assert!(line.contains("\"tree_memory_capped\":false"), "{line}");
+}

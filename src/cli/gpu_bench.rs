@@ -136,6 +136,7 @@ pub fn run<G: KernelPosition + Rollout>(
         fraction_of_kernel: Some(rounded(rate / kernel.max(1.0), 3)),
         fraction_of_kernel_batches: Some(rounded(rate / shape.max(1.0), 3)),
         nodes: Some(info.nodes as u64),
+        tree_memory_capped: Some(info.memory_capped),
         gpu_memory_bytes: Some(sim.memory_bytes() as u64),
         ..head
     };

@@ -87,6 +87,10 @@ pub struct BenchRecord {
     /// Bytes the search tree holds (search mode).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tree_memory_bytes: Option<u64>,
+    /// Search mode: the node-memory cap stopped the tree from growing, so
+    /// the rates past that point are of a tree that no longer expands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree_memory_capped: Option<bool>,
     /// Bytes of GPU memory the launch slots hold, with the local memory the
     /// driver reserves for the per-thread kernels.
     #[serde(skip_serializing_if = "Option::is_none")]
