@@ -460,7 +460,8 @@ impl<'a> Solver<'a> {
 }
 
 /// The exact score of `pos` (as [`Solver::solve`]) found by `threads`
-/// searches sharing `table` and a [`Busy`] list (simplified ABDADA): each
+/// searches sharing `table` and a list of the positions each is inside
+/// now (`busy.rs`, simplified ABDADA): each
 /// puts off the moves another is searching, so they fill the table from
 /// different subtrees; the first to finish answers and stops the others (a
 /// stopped search stores nothing, so the table holds only proved bounds).
