@@ -35,6 +35,8 @@ mod tests_amaf_share;
 #[cfg(test)]
 mod tests_bias;
 #[cfg(test)]
+mod tests_colour;
+#[cfg(test)]
 mod tests_go;
 #[cfg(test)]
 mod tests_leaf_values;
