@@ -187,18 +187,22 @@ fn every_move_gets_the_prior_of_its_image() {
     }
 }
 
-/// The engine's search (widening, as `serve_amazons` sets it), one
-/// thread, a fixed seed and a fixed number of iterations.
-/// Returns the search's report and its decision (resignation included).
-fn engine_search(pos: &Position, iterations: u64) -> (SearchInfo<Move>, Option<Decision<Move>>) {
-    let config = SearchConfig {
+/// The engine's search configuration (widening, as `serve_amazons` sets
+/// it), one thread, a fixed seed.
+fn engine_config(seed: u64) -> SearchConfig {
+    SearchConfig {
         threads: 1,
-        seed: 7,
+        seed,
         early_stop: false,
         widening: Some(Widening::default()),
         ..SearchConfig::default()
-    };
-    let mut s = Search::new(config, Arc::new(EvalSimulator));
+    }
+}
+
+/// The engine's search for a fixed number of iterations. Returns the
+/// search's report and its decision (resignation included).
+fn engine_search(pos: &Position, iterations: u64) -> (SearchInfo<Move>, Option<Decision<Move>>) {
+    let mut s = Search::new(engine_config(7), Arc::new(EvalSimulator));
     s.set_position(pos);
     let info = run(&mut s, playouts(iterations));
     (info, s.decide())
@@ -237,14 +241,7 @@ fn a_game_of_the_search_against_itself_is_the_same_game_with_colours_exchanged()
     // colours exchanged (Black to move from White's squares), tree reuse
     // included: the engine must play the same moves.
     let play = |start: Position| -> Vec<Move> {
-        let config = SearchConfig {
-            threads: 1,
-            seed: 11,
-            early_stop: false,
-            widening: Some(Widening::default()),
-            ..SearchConfig::default()
-        };
-        let mut s = Search::new(config, Arc::new(EvalSimulator));
+        let mut s = Search::new(engine_config(11), Arc::new(EvalSimulator));
         let mut pos = start;
         let mut moves = Vec::new();
         while pos.outcome().is_none() {
