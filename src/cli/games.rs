@@ -254,6 +254,11 @@ fn serve_amazons(mut options: EngineOptions) -> i32 {
     // The evaluation ranks the moves: progressive widening gives nodes to
     // the best of them only (`search::config::WIDEN_BASE`).
     options.search.widening = Some(crate::search::Widening::default());
+    // The evaluation draws nothing: without noise on its priors the seed
+    // would change no move, and a match would replay a few lines
+    // (docs/amazons.md). A hundredth of a win rate reorders only moves
+    // the evaluation finds nearly equal.
+    options.search.prior_noise = 0.01;
     let sim = match &options.backend {
         Backend::Cuda { gpus, .. } => {
             // A leaf is one evaluation, not playouts: it counts once, and

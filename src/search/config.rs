@@ -166,6 +166,13 @@ pub struct SearchConfig {
     pub max_memory_bytes: usize,
     /// Base seed; each simulate call uses `seed + simulation counter`.
     pub seed: u64,
+    /// Noise on each new move's prior win rate, up to this share of its
+    /// virtual visits either way, drawn from `seed`, the node and the move.
+    /// With a simulator that draws nothing (the Amazons' evaluation: a
+    /// leaf's value is its prior) the search otherwise plays the same game
+    /// whatever the seed, and a match replays a few lines. 0 (the default)
+    /// changes nothing.
+    pub prior_noise: f32,
     /// Playouts per leaf simulation (1 on the CPU; a GPU wants many).
     pub playouts_per_leaf: u32,
     /// Leaves selected per tree lock and simulated in one call.
@@ -262,6 +269,7 @@ impl Default for SearchConfig {
             trees: 1,
             max_memory_bytes: MAX_MEMORY_BYTES,
             seed: 0,
+            prior_noise: 0.0,
             playouts_per_leaf: 1,
             leaves_per_batch: 1,
             virtual_loss: None,

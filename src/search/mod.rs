@@ -18,6 +18,7 @@ mod amaf_share;
 mod arena;
 pub mod config;
 mod info;
+mod noise;
 mod root;
 #[allow(clippy::module_inception)]
 mod search;

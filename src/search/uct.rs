@@ -56,6 +56,10 @@ impl<M> Scratch<M> {
     pub(super) fn prepared(&self) -> (&[M], &[Prior]) {
         (&self.moves, &self.priors)
     }
+
+    pub(super) fn priors_mut(&mut self) -> &mut [Prior] {
+        &mut self.priors
+    }
 }
 
 impl<M> Default for Scratch<M> {
@@ -224,6 +228,7 @@ pub(super) fn expand<G: Game>(
     scratch: &mut Scratch<G::Move>,
 ) -> bool {
     prepare_children(pos, sim, scratch);
+    super::noise::add_prior_noise(scratch.priors_mut(), cfg, id);
     tree.node(id).claim_expansion() && attach_children(tree, id, pos, cfg, scratch)
 }
 

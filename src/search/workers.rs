@@ -549,6 +549,7 @@ impl<G: Game> Shared<'_, G> {
                     Descent::Expand(id) => {
                         let pos = &batch.positions[slot];
                         uct::prepare_children(pos, self.sim, &mut batch.scratch);
+                        super::noise::add_prior_noise(batch.scratch.priors_mut(), self.cfg, id);
                         uct::attach_children(state.tree, id, pos, self.cfg, &batch.scratch);
                         resume = Some(id);
                     }
