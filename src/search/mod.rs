@@ -26,6 +26,7 @@ pub mod time;
 mod totals;
 mod tree;
 mod uct;
+mod waiting;
 mod widen;
 mod workers;
 

@@ -42,13 +42,16 @@ fn check_tree(tree: &Tree<Move>, root_pos: &Position) -> usize {
         }
         checked += 1;
         pos.legal_moves(&mut legal);
-        let waiting = lazy.waiting.get(&id).map_or(&[][..], |w| w.as_slice());
+        let waiting: Vec<_> = lazy
+            .waiting
+            .get(&id)
+            .map_or(Vec::new(), |w| w.iter().collect());
         assert_eq!(node.is_waiting(), !waiting.is_empty());
         let mut seen = HashSet::new();
         for c in node.children() {
             assert!(seen.insert(tree.node(c).mv.unwrap()), "a move twice");
         }
-        for &(mv, _) in waiting {
+        for &(mv, _) in &waiting {
             assert!(seen.insert(mv), "a waiting move has a node too");
         }
         assert_eq!(seen.len(), legal.len());

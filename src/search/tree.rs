@@ -6,9 +6,9 @@
 
 use super::arena::Arena;
 use super::totals::RootTotals;
-use crate::sim::{Prior, MAX_BIAS};
+use super::waiting::Waiting;
+use crate::sim::MAX_BIAS;
 use std::collections::HashMap;
-use std::mem::size_of;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 
@@ -417,7 +417,7 @@ pub(super) struct Tree<M> {
 pub(super) struct Lazy<M> {
     /// Per expanded node that has moves without a node yet (its state is
     /// [`WAITING`]), those moves and their priors, worst first.
-    pub waiting: HashMap<NodeId, Vec<(M, Prior)>>,
+    pub waiting: HashMap<NodeId, Waiting<M>>,
     /// Bytes the waiting moves take; they count against the cap with the
     /// nodes.
     pub bytes: usize,
@@ -468,11 +468,6 @@ impl<M: Copy> Tree<M> {
         self.nodes.bytes() + self.nodes.chunk_bytes() + lazy_bytes + extra <= self.nodes.cap_bytes()
     }
 
-    /// Bytes `n` waiting moves take.
-    pub fn lazy_size(n: usize) -> usize {
-        n * size_of::<(M, Prior)>()
-    }
-
     /// Whether an expansion was refused for lack of memory.
     #[inline]
     pub fn is_memory_capped(&self) -> bool {
@@ -521,8 +516,8 @@ impl<M: Copy> Tree<M> {
             }
             // A node's waiting moves go with its children or not at all:
             // a node with children but without them would never get them.
-            let tail = lazy.waiting.get(&old);
-            let tail_bytes = tail.map_or(0, |t| Self::lazy_size(t.len()));
+            let tail = lazy.waiting.get(&old).cloned();
+            let tail_bytes = tail.as_ref().map_or(0, Waiting::bytes);
             if tail.is_some() && !fresh.lazy_fits(fresh.lazy().bytes, tail_bytes) {
                 *fresh.memory_capped.get_mut() = true;
                 continue;
@@ -541,7 +536,7 @@ impl<M: Copy> Tree<M> {
                         .set_children_mut(Some((first, count)), waiting);
                     if let Some(tail) = tail {
                         let fresh_lazy = fresh.lazy.get_mut().unwrap_or_else(|e| e.into_inner());
-                        fresh_lazy.waiting.insert(new, tail.clone());
+                        fresh_lazy.waiting.insert(new, tail);
                         fresh_lazy.bytes += tail_bytes;
                     }
                     for (i, c) in old_node.children().enumerate() {

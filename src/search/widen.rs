@@ -26,6 +26,7 @@
 use super::config::{SearchConfig, Widening};
 use super::tree::{Node, NodeId, Tree};
 use super::uct::{child_node, Scratch};
+use super::waiting::Waiting;
 use crate::game::Game;
 use crate::sim::Prior;
 use std::sync::atomic::Ordering;
@@ -89,12 +90,14 @@ pub(super) fn attach_best<G: Game>(
     let node = tree.node(id);
     let seen = node.visits.get() + node.virtual_loss() as u64;
     let first = widening.width(seen).min(moves.len());
-    let tail: Vec<(G::Move, Prior)> = order[first..]
-        .iter()
-        .rev()
-        .map(|&i| (moves[i], prior(i)))
-        .collect();
-    let tail_bytes = Tree::<G::Move>::lazy_size(tail.len());
+    let tail = Waiting::new(
+        order[first..]
+            .iter()
+            .rev()
+            .map(|&i| (moves[i], prior(i)))
+            .collect(),
+    );
+    let tail_bytes = tail.bytes();
     let waiting = !tail.is_empty();
     if waiting && !tree.lazy_fits(lazy.bytes, tail_bytes) {
         tree.memory_capped.store(true, Ordering::Relaxed);
@@ -178,10 +181,11 @@ pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &Sea
     }
     let keep = waiting.len() - add;
     run.extend(
-        waiting[keep..]
+        waiting
             .iter()
+            .skip(keep)
             .rev()
-            .map(|&(mv, prior)| child_node(pos, cfg, mv, prior)),
+            .map(|(mv, prior)| child_node(pos, cfg, mv, prior)),
     );
     let Some(first) = tree.nodes.alloc_run(run.into_iter()) else {
         tree.memory_capped.store(true, Ordering::Relaxed);
@@ -201,13 +205,16 @@ pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &Sea
         }
     }
     let mut still_waiting = false;
+    let mut freed = 0;
     if let Some(waiting) = lazy.waiting.get_mut(&id) {
+        let before = waiting.bytes();
         waiting.truncate(keep);
         still_waiting = !waiting.is_empty();
+        freed = before - if still_waiting { waiting.bytes() } else { 0 };
         if !still_waiting {
             lazy.waiting.remove(&id);
         }
     }
-    lazy.bytes -= Tree::<G::Move>::lazy_size(add);
+    lazy.bytes -= freed;
     node.replace_children(first, (have + add) as u32, still_waiting);
 }

@@ -1,0 +1,178 @@
+//! A node's waiting moves (progressive widening, `super::widen`): the
+//! moves that have no node yet, with their priors, worst first.
+//!
+//! They are most of a widened tree's memory: an Amazons expansion at the
+//! 10x10 start keeps about 1,700 of its 2,176 moves waiting, and as
+//! `(move, Prior)` pairs (16 bytes each) they filled the tree's 1 GiB cap
+//! after about 37,700 expansions, a few seconds of the GPU engine on 16
+//! threads. A list whose priors all share their virtual visits and bias
+//! (the Amazons' do: a fixed visit count and no bias) keeps those once and
+//! each move with its wins alone, 8 bytes; any other list keeps the pairs.
+//! Both forms give back exactly the priors they were made from.
+
+use crate::sim::Prior;
+use std::mem::size_of;
+
+#[derive(Clone, Debug)]
+pub(super) enum Waiting<M> {
+    /// Every prior has these `visits` and `bias`; each move keeps its wins.
+    Shared {
+        visits: f32,
+        bias: f32,
+        moves: Vec<(M, f32)>,
+    },
+    /// Priors that differ in more than their wins.
+    Full(Vec<(M, Prior)>),
+}
+
+impl<M: Copy> Waiting<M> {
+    /// The list of `pairs` (worst first), in the compact form when it can be.
+    pub fn new(pairs: Vec<(M, Prior)>) -> Self {
+        let Some(&(_, first)) = pairs.first() else {
+            return Waiting::Full(pairs);
+        };
+        // Bit equality: a NaN or a -0.0 would not come back the same otherwise.
+        let same = |p: &Prior| {
+            p.visits.to_bits() == first.visits.to_bits() && p.bias.to_bits() == first.bias.to_bits()
+        };
+        if pairs.iter().all(|(_, p)| same(p)) {
+            Waiting::Shared {
+                visits: first.visits,
+                bias: first.bias,
+                moves: pairs.iter().map(|&(mv, p)| (mv, p.wins)).collect(),
+            }
+        } else {
+            Waiting::Full(pairs)
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Waiting::Shared { moves, .. } => moves.len(),
+            Waiting::Full(pairs) => pairs.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th move (0: the worst) and its prior.
+    pub fn get(&self, i: usize) -> (M, Prior) {
+        match self {
+            Waiting::Shared {
+                visits,
+                bias,
+                moves,
+            } => {
+                let (mv, wins) = moves[i];
+                let prior = Prior {
+                    wins,
+                    visits: *visits,
+                    bias: *bias,
+                };
+                (mv, prior)
+            }
+            Waiting::Full(pairs) => pairs[i],
+        }
+    }
+
+    /// Every move and its prior, worst first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (M, Prior)> + ExactSizeIterator + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Keeps the `keep` worst (the best were given nodes). The memory goes
+    /// back once the list is at most half its allocation, so that what
+    /// [`Waiting::bytes`] counts against the cap is what the list holds.
+    pub fn truncate(&mut self, keep: usize) {
+        fn cut<T>(v: &mut Vec<T>, keep: usize) {
+            v.truncate(keep);
+            if v.len() <= v.capacity() / 2 {
+                v.shrink_to_fit();
+            }
+        }
+        match self {
+            Waiting::Shared { moves, .. } => cut(moves, keep),
+            Waiting::Full(pairs) => cut(pairs, keep),
+        }
+    }
+
+    /// The bytes the list holds on the heap (they count against the
+    /// tree's cap with the nodes).
+    pub fn bytes(&self) -> usize {
+        match self {
+            Waiting::Shared { moves, .. } => moves.capacity() * size_of::<(M, f32)>(),
+            Waiting::Full(pairs) => pairs.capacity() * size_of::<(M, Prior)>(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::amazons::Move;
+
+    fn mv(i: u8) -> Move {
+        Move {
+            from: i,
+            to: i + 1,
+            arrow: i + 2,
+        }
+    }
+
+    fn prior(wins: f32, visits: f32, bias: f32) -> Prior {
+        Prior { wins, visits, bias }
+    }
+
+    #[test]
+    fn shared_priors_take_eight_bytes_a_move_and_come_back_exactly() {
+        let pairs: Vec<_> = (0..100u8)
+            .map(|i| (mv(i), prior(i as f32 * 0.37, 8.0, 0.0)))
+            .collect();
+        let w = Waiting::new(pairs.clone());
+        assert!(matches!(w, Waiting::Shared { .. }));
+        assert_eq!(w.bytes(), 100 * 8);
+        let back: Vec<_> = w.iter().collect();
+        assert_eq!(back.len(), pairs.len());
+        for ((m1, p1), (m2, p2)) in back.iter().zip(&pairs) {
+            assert_eq!(m1, m2);
+            assert_eq!(p1.wins.to_bits(), p2.wins.to_bits());
+            assert_eq!(p1.visits.to_bits(), p2.visits.to_bits());
+            assert_eq!(p1.bias.to_bits(), p2.bias.to_bits());
+        }
+    }
+
+    #[test]
+    fn differing_visits_or_bias_keep_the_pairs() {
+        for odd in [prior(1.0, 9.0, 0.0), prior(1.0, 8.0, 0.5)] {
+            let mut pairs: Vec<_> = (0..10u8).map(|i| (mv(i), prior(1.0, 8.0, 0.0))).collect();
+            pairs[7].1 = odd;
+            let w = Waiting::new(pairs.clone());
+            assert!(matches!(w, Waiting::Full(_)));
+            assert_eq!(w.get(7).1.visits, odd.visits);
+            assert_eq!(w.get(7).1.bias, odd.bias);
+            assert_eq!(
+                w.iter().map(|(m, _)| m).collect::<Vec<_>>(),
+                (0..10u8).map(mv).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    #[test]
+    fn truncating_keeps_the_worst_and_gives_memory_back() {
+        let pairs: Vec<_> = (0..100u8)
+            .map(|i| (mv(i), prior(i as f32, 8.0, 0.0)))
+            .collect();
+        let mut w = Waiting::new(pairs);
+        w.truncate(60);
+        assert_eq!(w.len(), 60);
+        assert_eq!(w.get(59).0, mv(59));
+        assert_eq!(w.bytes(), 100 * 8, "above half its allocation: kept");
+        w.truncate(40);
+        assert_eq!(w.bytes(), 40 * 8, "at most half: given back");
+        assert_eq!(w.iter().rev().next().unwrap().0, mv(39));
+        w.truncate(0);
+        assert!(w.is_empty());
+    }
+}
