@@ -136,3 +136,25 @@ fn a_split_amazons_ending_is_proven_from_its_count() {
     let (proofs, _) = run_on(&amazons_race("d", Color::White));
     assert!(proofs.iter().all(|&(_, p)| p == PROVEN_LOSS), "{proofs:?}");
 }
+
+#[test]
+fn children_all_lost_prove_nothing_while_moves_wait_for_nodes() {
+    // Progressive widening gives a node its best moves first; the others
+    // wait without nodes. Every child so far proven lost does not make the
+    // node won for the player who moved into it: a waiting move may save it.
+    for waiting in [true, false] {
+        let tree: super::tree::Tree<u8> = super::tree::Tree::new(1 << 20);
+        let root = tree.root.unwrap();
+        let children = [1u8, 2].map(|mv| super::tree::Node::new(Some(mv), 0.0, 0.0));
+        let first = tree.nodes.alloc_run(children.into_iter()).unwrap();
+        assert!(tree.node(root).claim_expansion());
+        tree.node(root).publish_children(first, 2, waiting);
+        for c in tree.node(root).children() {
+            tree.node(c).set_proof(PROVEN_LOSS);
+        }
+        let proven = super::uct::settle_proof(&tree, root);
+        assert_eq!(proven, !waiting);
+        let proof = if waiting { 0 } else { PROVEN_WIN };
+        assert_eq!(tree.node(root).proof(), proof);
+    }
+}

@@ -188,8 +188,10 @@ where
 
 /// MCTS-solver backup at `id`: a child proven won for the player to move
 /// here makes this node a proven loss for whoever moved into it; every
-/// child proven lost makes it a proven win. Returns whether `id` is proven.
-fn settle_proof<M: Copy>(tree: &Tree<M>, id: NodeId) -> bool {
+/// child proven lost makes it a proven win, unless moves still wait for
+/// nodes (progressive widening): one of those may not lose. Returns
+/// whether `id` is proven.
+pub(super) fn settle_proof<M: Copy>(tree: &Tree<M>, id: NodeId) -> bool {
     let node = tree.node(id);
     if node.proof() != 0 {
         return true;
@@ -208,10 +210,11 @@ fn settle_proof<M: Copy>(tree: &Tree<M>, id: NodeId) -> bool {
             _ => all_lost = false,
         }
     }
-    if all_lost {
+    let proven = all_lost && !node.is_waiting();
+    if proven {
         node.set_proof(PROVEN_WIN);
     }
-    all_lost
+    proven
 }
 
 /// Gives `id` (whose position is `pos`) one child per move the game offers,
