@@ -171,7 +171,7 @@ mod tests {
         assert_eq!(w.bytes(), 100 * 8, "above half its allocation: kept");
         w.truncate(40);
         assert_eq!(w.bytes(), 40 * 8, "at most half: given back");
-        assert_eq!(w.iter().rev().next().unwrap().0, mv(39));
+        assert_eq!(w.iter().next_back().unwrap().0, mv(39));
         w.truncate(0);
         assert!(w.is_empty());
     }
