@@ -1,6 +1,7 @@
 //! Progressive widening (`search::widen`) on the Amazons, whose
 //! evaluation ranks the moves, and its absence everywhere else.
 
+use super::config::WAITING_LISTED;
 use super::tests::{playouts, run, search};
 use super::tree::{NodeId, Tree};
 use super::*;
@@ -42,11 +43,10 @@ fn check_tree(tree: &Tree<Move>, root_pos: &Position) -> usize {
         }
         checked += 1;
         pos.legal_moves(&mut legal);
-        let waiting: Vec<_> = lazy
-            .waiting
-            .get(&id)
-            .map_or(Vec::new(), |w| w.iter().collect());
-        assert_eq!(node.is_waiting(), !waiting.is_empty());
+        let list = lazy.waiting.get(&id);
+        let waiting: Vec<_> = list.map_or(Vec::new(), |w| w.iter().collect());
+        let dropped = list.is_some_and(|w| w.rest().is_some());
+        assert_eq!(node.is_waiting(), !waiting.is_empty() || dropped);
         let mut seen = HashSet::new();
         for c in node.children() {
             assert!(seen.insert(tree.node(c).mv.unwrap()), "a move twice");
@@ -54,8 +54,16 @@ fn check_tree(tree: &Tree<Move>, root_pos: &Position) -> usize {
         for &(mv, _) in &waiting {
             assert!(seen.insert(mv), "a waiting move has a node too");
         }
-        assert_eq!(seen.len(), legal.len());
-        assert!(legal.iter().all(|mv| seen.contains(mv)));
+        // Below the root (of the search that expanded the node) only the
+        // best waiting moves are listed; the dropped ones are the legal
+        // moves left over.
+        if dropped {
+            assert!(waiting.len() <= WAITING_LISTED);
+            assert!(seen.len() < legal.len());
+        } else {
+            assert_eq!(seen.len(), legal.len());
+        }
+        assert!(seen.iter().all(|mv| legal.contains(mv)));
         let mean = |p: &crate::sim::Prior| p.wins / p.visits;
         for pair in waiting.windows(2) {
             assert!(
@@ -241,4 +249,49 @@ fn an_expansion_under_way_lands_in_the_copy_and_the_old_run_is_frozen() {
     assert!(tree.node(new.start).is_expanded() && !tree.node(busy).is_expanded());
     assert!(tree.lazy().moved.is_empty());
     assert_eq!(check_tree(tree, &start), 2);
+}
+
+#[test]
+fn a_busy_node_below_the_root_lists_its_dropped_moves_again() {
+    let start = Position::new(10).unwrap();
+    let cfg = widened(1);
+    let mut s = amazons_search(cfg.clone(), &start);
+    run(&mut s, playouts(300));
+    let tree = &s.trees[0];
+    let root = tree.root.unwrap();
+    // A root child the search expanded: its 2,000-odd moves beyond its
+    // first children were listed only up to WAITING_LISTED.
+    let child = tree
+        .node(root)
+        .children()
+        .find(|&c| tree.node(c).is_expanded())
+        .expect("an expanded root child");
+    let mut pos = start.clone();
+    pos.play_unchecked(tree.node(child).mv.unwrap());
+    let rest = tree.lazy().waiting[&child].rest();
+    assert!(rest.is_some());
+    let (mut legal, before) = (Vec::new(), tree.lazy().bytes);
+    pos.legal_moves(&mut legal);
+    // As if it had been visited a million times: its width is every move.
+    tree.node(child).visits.add(1_000_000);
+    super::widen::grow(tree, child, &pos, &cfg);
+    let node = tree.node(child);
+    assert_eq!(node.num_children() as usize, legal.len());
+    assert!(!node.is_waiting() && !tree.lazy().waiting.contains_key(&child));
+    assert!(
+        tree.lazy().bytes < before,
+        "the listed moves' bytes went back"
+    );
+    // The dropped moves came back with the prior of the best of them.
+    let rest_wins = rest.unwrap().wins + 0.5 * cfg.prior_even_visits;
+    let with_rest = node
+        .children()
+        .filter(|&c| tree.node(c).prior_wins == rest_wins)
+        .count();
+    assert!(
+        with_rest > legal.len() - 300,
+        "{with_rest} of {}",
+        legal.len()
+    );
+    assert!(check_tree(tree, &start) > 1);
 }

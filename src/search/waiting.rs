@@ -2,19 +2,36 @@
 //! moves that have no node yet, with their priors, worst first.
 //!
 //! They are most of a widened tree's memory: an Amazons expansion at the
-//! 10x10 start keeps about 1,700 of its 2,176 moves waiting, and as
+//! 10x10 start leaves about 1,700 of its 2,176 moves waiting, and as
 //! `(move, Prior)` pairs (16 bytes each) they filled the tree's 1 GiB cap
 //! after about 37,700 expansions, a few seconds of the GPU engine on 16
-//! threads. A list whose priors all share their virtual visits and bias
-//! (the Amazons' do: a fixed visit count and no bias) keeps those once and
-//! each move with its wins alone, 8 bytes; any other list keeps the pairs.
-//! Both forms give back exactly the priors they were made from.
+//! threads. Two things keep them small:
+//!
+//! - A list whose priors all share their virtual visits and bias (the
+//!   Amazons' do: a fixed visit count and no bias) keeps those once and
+//!   each move with its wins alone, 8 bytes; any other list keeps the
+//!   pairs. Both forms give back exactly the priors they were made from.
+//! - Below the root a node lists only its best
+//!   [`WAITING_LISTED`](super::config::WAITING_LISTED) waiting moves; the
+//!   others are dropped and remembered as one prior, the best of theirs
+//!   ([`Waiting::rest`]). The width passes the listed ones only after
+//!   about 16,000 visits; then [`Waiting::refill`] lists the dropped moves
+//!   again, found anew from the position, each with that prior. No move is
+//!   lost: a node with dropped moves still counts as waiting.
 
 use crate::sim::Prior;
 use std::mem::size_of;
 
 #[derive(Clone, Debug)]
-pub(super) enum Waiting<M> {
+pub(super) struct Waiting<M> {
+    list: List<M>,
+    /// `Some` while moves were dropped from the list: the prior the best of
+    /// them had, which each of them gets when listed again.
+    rest: Option<Prior>,
+}
+
+#[derive(Clone, Debug)]
+enum List<M> {
     /// Every prior has these `visits` and `bias`; each move keeps its wins.
     Shared {
         visits: f32,
@@ -25,42 +42,37 @@ pub(super) enum Waiting<M> {
     Full(Vec<(M, Prior)>),
 }
 
-impl<M: Copy> Waiting<M> {
-    /// The list of `pairs` (worst first), in the compact form when it can be.
-    pub fn new(pairs: Vec<(M, Prior)>) -> Self {
+impl<M: Copy> List<M> {
+    /// The list of `pairs`, in the compact form when it can be.
+    fn new(pairs: Vec<(M, Prior)>) -> Self {
         let Some(&(_, first)) = pairs.first() else {
-            return Waiting::Full(pairs);
+            return List::Full(pairs);
         };
         // Bit equality: a NaN or a -0.0 would not come back the same otherwise.
         let same = |p: &Prior| {
             p.visits.to_bits() == first.visits.to_bits() && p.bias.to_bits() == first.bias.to_bits()
         };
         if pairs.iter().all(|(_, p)| same(p)) {
-            Waiting::Shared {
+            List::Shared {
                 visits: first.visits,
                 bias: first.bias,
                 moves: pairs.iter().map(|&(mv, p)| (mv, p.wins)).collect(),
             }
         } else {
-            Waiting::Full(pairs)
+            List::Full(pairs)
         }
     }
 
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         match self {
-            Waiting::Shared { moves, .. } => moves.len(),
-            Waiting::Full(pairs) => pairs.len(),
+            List::Shared { moves, .. } => moves.len(),
+            List::Full(pairs) => pairs.len(),
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The `i`-th move (0: the worst) and its prior.
-    pub fn get(&self, i: usize) -> (M, Prior) {
+    fn get(&self, i: usize) -> (M, Prior) {
         match self {
-            Waiting::Shared {
+            List::Shared {
                 visits,
                 bias,
                 moves,
@@ -73,18 +85,65 @@ impl<M: Copy> Waiting<M> {
                 };
                 (mv, prior)
             }
-            Waiting::Full(pairs) => pairs[i],
+            List::Full(pairs) => pairs[i],
+        }
+    }
+}
+
+impl<M: Copy> Waiting<M> {
+    /// The waiting moves `pairs` (worst first); `rest`: the best prior of
+    /// the moves dropped from them, if any were.
+    pub fn new(pairs: Vec<(M, Prior)>, rest: Option<Prior>) -> Self {
+        Waiting {
+            list: List::new(pairs),
+            rest,
         }
     }
 
-    /// Every move and its prior, worst first.
+    /// How many moves are listed (not counting dropped ones).
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether no move waits at all, listed or dropped.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0 && self.rest.is_none()
+    }
+
+    /// The prior of the best dropped move while some are dropped.
+    pub fn rest(&self) -> Option<Prior> {
+        self.rest
+    }
+
+    /// The `i`-th listed move (0: the worst) and its prior.
+    pub fn get(&self, i: usize) -> (M, Prior) {
+        self.list.get(i)
+    }
+
+    /// Every listed move and its prior, worst first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (M, Prior)> + ExactSizeIterator + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
 
-    /// Keeps the `keep` worst (the best were given nodes). The memory goes
-    /// back once the list is at most half its allocation, so that what
-    /// [`Waiting::bytes`] counts against the cap is what the list holds.
+    /// Lists the dropped moves again (`dropped`: every move of the node's
+    /// position that has no node and is not listed), each with the
+    /// [`rest`](Self::rest) prior, below the listed ones.
+    pub fn refill(&mut self, dropped: &[M]) {
+        let Some(rest) = self.rest.take() else {
+            return;
+        };
+        let pairs: Vec<(M, Prior)> = dropped
+            .iter()
+            .map(|&mv| (mv, rest))
+            .chain(self.iter())
+            .collect();
+        self.list = List::new(pairs);
+    }
+
+    /// Keeps the `keep` worst listed moves (the best were given nodes). The
+    /// memory goes back once the list is at most half its allocation, so
+    /// that what [`Waiting::bytes`] counts against the cap is what the list
+    /// holds.
     pub fn truncate(&mut self, keep: usize) {
         fn cut<T>(v: &mut Vec<T>, keep: usize) {
             v.truncate(keep);
@@ -92,18 +151,18 @@ impl<M: Copy> Waiting<M> {
                 v.shrink_to_fit();
             }
         }
-        match self {
-            Waiting::Shared { moves, .. } => cut(moves, keep),
-            Waiting::Full(pairs) => cut(pairs, keep),
+        match &mut self.list {
+            List::Shared { moves, .. } => cut(moves, keep),
+            List::Full(pairs) => cut(pairs, keep),
         }
     }
 
     /// The bytes the list holds on the heap (they count against the
     /// tree's cap with the nodes).
     pub fn bytes(&self) -> usize {
-        match self {
-            Waiting::Shared { moves, .. } => moves.capacity() * size_of::<(M, f32)>(),
-            Waiting::Full(pairs) => pairs.capacity() * size_of::<(M, Prior)>(),
+        match &self.list {
+            List::Shared { moves, .. } => moves.capacity() * size_of::<(M, f32)>(),
+            List::Full(pairs) => pairs.capacity() * size_of::<(M, Prior)>(),
         }
     }
 }
@@ -130,8 +189,8 @@ mod tests {
         let pairs: Vec<_> = (0..100u8)
             .map(|i| (mv(i), prior(i as f32 * 0.37, 8.0, 0.0)))
             .collect();
-        let w = Waiting::new(pairs.clone());
-        assert!(matches!(w, Waiting::Shared { .. }));
+        let w = Waiting::new(pairs.clone(), None);
+        assert!(matches!(w.list, List::Shared { .. }));
         assert_eq!(w.bytes(), 100 * 8);
         let back: Vec<_> = w.iter().collect();
         assert_eq!(back.len(), pairs.len());
@@ -148,8 +207,8 @@ mod tests {
         for odd in [prior(1.0, 9.0, 0.0), prior(1.0, 8.0, 0.5)] {
             let mut pairs: Vec<_> = (0..10u8).map(|i| (mv(i), prior(1.0, 8.0, 0.0))).collect();
             pairs[7].1 = odd;
-            let w = Waiting::new(pairs.clone());
-            assert!(matches!(w, Waiting::Full(_)));
+            let w = Waiting::new(pairs.clone(), None);
+            assert!(matches!(w.list, List::Full(_)));
             assert_eq!(w.get(7).1.visits, odd.visits);
             assert_eq!(w.get(7).1.bias, odd.bias);
             assert_eq!(
@@ -164,7 +223,7 @@ mod tests {
         let pairs: Vec<_> = (0..100u8)
             .map(|i| (mv(i), prior(i as f32, 8.0, 0.0)))
             .collect();
-        let mut w = Waiting::new(pairs);
+        let mut w = Waiting::new(pairs, None);
         w.truncate(60);
         assert_eq!(w.len(), 60);
         assert_eq!(w.get(59).0, mv(59));
@@ -172,6 +231,22 @@ mod tests {
         w.truncate(40);
         assert_eq!(w.bytes(), 40 * 8, "at most half: given back");
         assert_eq!(w.iter().next_back().unwrap().0, mv(39));
+        w.truncate(0);
+        assert!(w.is_empty());
+    }
+
+    #[test]
+    fn dropped_moves_come_back_below_the_listed_ones_with_the_rest_prior() {
+        let listed: Vec<_> = (10..20u8)
+            .map(|i| (mv(i), prior(i as f32, 8.0, 0.0)))
+            .collect();
+        let mut w = Waiting::new(listed, Some(prior(9.0, 8.0, 0.0)));
+        w.truncate(0);
+        assert!(!w.is_empty(), "dropped moves still wait");
+        w.refill(&[mv(3), mv(1)]);
+        assert_eq!(w.rest(), None);
+        let back: Vec<_> = w.iter().map(|(m, p)| (m, p.wins)).collect();
+        assert_eq!(back, [(mv(3), 9.0), (mv(1), 9.0)]);
         w.truncate(0);
         assert!(w.is_empty());
     }

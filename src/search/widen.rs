@@ -23,8 +23,8 @@
 //! copy. Games without widening (Go, Havannah, Hex, Connect Four) never
 //! take it.
 
-use super::config::{SearchConfig, Widening};
-use super::tree::{Node, NodeId, Tree};
+use super::config::{SearchConfig, Widening, WAITING_LISTED};
+use super::tree::{Lazy, Node, NodeId, Tree};
 use super::uct::{child_node, Scratch};
 use super::waiting::Waiting;
 use crate::game::Game;
@@ -90,12 +90,21 @@ pub(super) fn attach_best<G: Game>(
     let node = tree.node(id);
     let seen = node.visits.get() + node.virtual_loss() as u64;
     let first = widening.width(seen).min(moves.len());
+    // Below the root only the best of the others are listed; the rest are
+    // dropped and listed again when the width reaches them (`Waiting`).
+    let others = &order[first..];
+    let listed = match tree.root == Some(id) {
+        true => others.len(),
+        false => others.len().min(WAITING_LISTED),
+    };
+    let rest = others.get(listed).map(|&i| prior(i));
     let tail = Waiting::new(
-        order[first..]
+        others[..listed]
             .iter()
             .rev()
             .map(|&i| (moves[i], prior(i)))
             .collect(),
+        rest,
     );
     let tail_bytes = tail.bytes();
     let waiting = !tail.is_empty();
@@ -153,7 +162,14 @@ pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &Sea
     if want <= have {
         return;
     }
-    let add = want.max(2 * have).saturating_sub(have).min(waiting.len());
+    let mut add = want.max(2 * have).saturating_sub(have);
+    if add > waiting.len() && waiting.rest().is_some() && !refill(tree, &mut lazy, id, pos) {
+        return;
+    }
+    let Some(waiting) = lazy.waiting.get(&id) else {
+        return;
+    };
+    add = add.min(waiting.len());
     let old = node.children();
     // The old children's unexpanded nodes are claimed for good, so that no
     // descent still on the old run expands them (their children would be
@@ -217,4 +233,29 @@ pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &Sea
     }
     lazy.bytes -= freed;
     node.replace_children(first, (have + add) as u32, still_waiting);
+}
+
+/// Lists node `id`'s dropped waiting moves again ([`Waiting::refill`]):
+/// the legal moves of its position `pos` that have neither a node nor a
+/// place in the list. Returns false, setting `memory_capped`, when they do
+/// not fit under the cap.
+fn refill<G: Game>(tree: &Tree<G::Move>, lazy: &mut Lazy<G::Move>, id: NodeId, pos: &G) -> bool {
+    let Some(waiting) = lazy.waiting.get(&id) else {
+        return false;
+    };
+    let mut known: std::collections::HashSet<G::Move> = waiting.iter().map(|(mv, _)| mv).collect();
+    known.extend(tree.node(id).children().filter_map(|c| tree.node(c).mv));
+    let mut legal = Vec::new();
+    pos.legal_moves(&mut legal);
+    legal.retain(|mv| !known.contains(mv));
+    let mut refilled = waiting.clone();
+    refilled.refill(&legal);
+    let (before, after) = (waiting.bytes(), refilled.bytes());
+    if !tree.lazy_fits(lazy.bytes - before, after) {
+        tree.memory_capped.store(true, Ordering::Relaxed);
+        return false;
+    }
+    lazy.bytes = lazy.bytes - before + after;
+    lazy.waiting.insert(id, refilled);
+    true
 }
