@@ -13,7 +13,7 @@
 #
 #   scripts/amazons-gpu.sh bench          # kernel, with-copies and expansion rates, search (about 2 minutes)
 #   scripts/amazons-gpu.sh tests          # GPU = CPU on 100,000 positions; 4 threads at once; GPU search plays legal moves
-#   scripts/amazons-gpu.sh match FIRST N  # games FIRST..FIRST+N-1 of the 100-game match, 1 s a move
+#   scripts/amazons-gpu.sh match FIRST N  # games FIRST..FIRST+N-1 of the 100-game match, 1 s a move (JOBS=4 at once)
 #
 # WARPSTONE overrides the binary.
 set -euo pipefail
@@ -38,13 +38,15 @@ tests)
 match)
     first=${2:-1}
     games=${3:-10}
-    # Equal time and threads; 4 games at once share the GPU and the cores.
-    jobs=4
+    # Equal time and threads; JOBS games at once (default 4) share the GPU
+    # and the cores. Processes time-slice one GPU: with 4 at once each GPU
+    # engine expands about 2.3 times slower than alone (docs/amazons.md).
+    jobs=${JOBS:-4}
     per_engine=$((threads / (2 * jobs) > 0 ? threads / (2 * jobs) : 1))
     scripts/match --game amazons --size 10 --seed 27 --first-game "$first" --games "$games" \
         --time-per-move 1 --jobs "$jobs" --sgf-dir amazons-gpu-games \
-        --engine1 "$bin --game amazons --backend cuda --threads $per_engine" \
-        --engine2 "$bin --game amazons --backend cpu --threads $per_engine"
+        --engine1 "$bin --game amazons --backend cuda --threads $per_engine --seed {seed}" \
+        --engine2 "$bin --game amazons --backend cpu --threads $per_engine --seed {seed}"
     ;;
 *)
     echo "usage: scripts/amazons-gpu.sh bench|tests|match [FIRST [N]]" >&2
