@@ -55,6 +55,18 @@ fn ordered_bits(x: f64) -> u64 {
     }
 }
 
+/// Puts the `k + 1` smallest of `keys` first, in order (all of them when
+/// there are no more), and returns how many are in order.
+fn sort_best(keys: &mut [(u64, u32)], k: usize) -> usize {
+    if k.saturating_add(1) >= keys.len() {
+        keys.sort_unstable();
+        return keys.len();
+    }
+    keys.select_nth_unstable(k);
+    keys[..k].sort_unstable();
+    k + 1
+}
+
 /// [`super::uct::attach_children`] with widening: children for the best
 /// `widening.width(visits)` moves of `scratch`, the rest waiting, for node
 /// `id`, whose expansion this thread has claimed, or for its copy if
@@ -77,8 +89,19 @@ pub(super) fn attach_best<G: Game>(
     let mut keys: Vec<(u64, u32)> = (0..moves.len())
         .map(|i| (!ordered_bits(rank(&prior(i), cfg)), i as u32))
         .collect();
-    keys.sort_unstable();
-    let order: Vec<usize> = keys.iter().map(|&(_, i)| i as usize).collect();
+    // Below the root only the best moves get nodes or a place in the list
+    // (`Waiting`), so only they need their order: the few hundred best are
+    // selected and sorted, the same order a full sort gives them (no two
+    // keys are equal). The root lists every move.
+    let at_root = tree.root == Some(id);
+    let sorted = match at_root {
+        true => sort_best(&mut keys, usize::MAX),
+        false => {
+            let n = tree.node(id);
+            let seen = n.visits.get() + n.virtual_loss() as u64;
+            sort_best(&mut keys, 2 * widening.width(seen) + WAITING_LISTED)
+        }
+    };
     // Under the lock that `grow` holds, so a node is never copied between
     // getting its waiting moves and getting its children, and a node
     // copied while this thread evaluated its moves is found.
@@ -92,17 +115,20 @@ pub(super) fn attach_best<G: Game>(
     let first = widening.width(seen).min(moves.len());
     // Below the root only the best of the others are listed; the rest are
     // dropped and listed again when the width reaches them (`Waiting`).
-    let others = &order[first..];
-    let listed = match tree.root == Some(id) {
-        true => others.len(),
-        false => others.len().min(WAITING_LISTED),
+    let listed = match at_root {
+        true => moves.len() - first,
+        false => (moves.len() - first).min(WAITING_LISTED),
     };
-    let rest = others.get(listed).map(|&i| prior(i));
+    if (first + listed + 1).min(keys.len()) > sorted {
+        // Visits came meanwhile and widened the node past the sorted part.
+        sort_best(&mut keys, usize::MAX);
+    }
+    let order = |k: usize| keys[k].1 as usize;
+    let rest = (first + listed < moves.len()).then(|| prior(order(first + listed)));
     let tail = Waiting::new(
-        others[..listed]
-            .iter()
+        (first..first + listed)
             .rev()
-            .map(|&i| (moves[i], prior(i)))
+            .map(|k| (moves[order(k)], prior(order(k))))
             .collect(),
         rest,
     );
@@ -113,9 +139,7 @@ pub(super) fn attach_best<G: Game>(
         node.release_claim();
         return false;
     }
-    let children = order[..first]
-        .iter()
-        .map(|&i| child_node(pos, cfg, moves[i], prior(i)));
+    let children = (0..first).map(|k| child_node(pos, cfg, moves[order(k)], prior(order(k))));
     match tree.nodes.alloc_run(children) {
         Some(run) => {
             if waiting {
@@ -258,4 +282,25 @@ fn refill<G: Game>(tree: &Tree<G::Move>, lazy: &mut Lazy<G::Move>, id: NodeId, p
     lazy.bytes = lazy.bytes - before + after;
     lazy.waiting.insert(id, refilled);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_best;
+
+    #[test]
+    fn the_sorted_prefix_is_a_full_sorts_prefix() {
+        // Distinct keys, as the widening's are (the move's index is in each).
+        let keys: Vec<(u64, u32)> = (0..500u32)
+            .map(|i| ((i as u64 * 2_654_435_761) % 97, i))
+            .collect();
+        let mut full = keys.clone();
+        full.sort_unstable();
+        for k in [0, 1, 10, 266, 498, 499, 500, usize::MAX] {
+            let mut part = keys.clone();
+            let sorted = sort_best(&mut part, k);
+            assert_eq!(sorted, k.saturating_add(1).min(keys.len()));
+            assert_eq!(part[..sorted], full[..sorted], "k = {k}");
+        }
+    }
 }
