@@ -4,6 +4,7 @@
 use super::config::WAITING_LISTED;
 use super::tests::{playouts, run, search};
 use super::tree::{NodeId, Tree};
+use super::widen::Grow;
 use super::*;
 use crate::game::amazons::{Move, Position};
 use crate::game::Game;
@@ -25,6 +26,16 @@ fn amazons_search(config: SearchConfig, pos: &Position) -> Search<Position> {
     let mut s = Search::new(config, Arc::new(EvalSimulator));
     s.set_position(pos);
     s
+}
+
+/// The start of a `size` board, a one-thread widened config, and a
+/// search of it that ran `n` playouts.
+fn searched(size: usize, n: u64) -> (Position, SearchConfig, Search<Position>) {
+    let start = Position::new(size).unwrap();
+    let cfg = widened(1);
+    let mut s = amazons_search(cfg.clone(), &start);
+    run(&mut s, playouts(n));
+    (start, cfg, s)
 }
 
 /// Every expanded node reached from the root with its position: its
@@ -216,10 +227,7 @@ fn without_widening_every_move_gets_a_node() {
 /// their copies can.
 #[test]
 fn an_expansion_under_way_lands_in_the_copy_and_the_old_run_is_frozen() {
-    let start = Position::new(8).unwrap();
-    let cfg = widened(1);
-    let mut s = amazons_search(cfg.clone(), &start);
-    run(&mut s, playouts(1));
+    let (start, cfg, s) = searched(8, 1);
     let tree = &s.trees[0];
     let root = tree.root.unwrap();
     tree.node(root).visits.add(1000);
@@ -253,14 +261,11 @@ fn an_expansion_under_way_lands_in_the_copy_and_the_old_run_is_frozen() {
 
 #[test]
 fn a_busy_node_below_the_root_lists_its_dropped_moves_again() {
-    let start = Position::new(10).unwrap();
-    let cfg = widened(1);
-    let mut s = amazons_search(cfg.clone(), &start);
-    run(&mut s, playouts(300));
+    let (start, cfg, s) = searched(10, 300);
     let tree = &s.trees[0];
     let root = tree.root.unwrap();
-    // A root child the search expanded: its 2,000-odd moves beyond its
-    // first children were listed only up to WAITING_LISTED.
+    // A root child the search expanded: of its 1,600-odd moves beyond its
+    // first children only WAITING_LISTED were listed.
     let child = tree
         .node(root)
         .children()
@@ -268,30 +273,33 @@ fn a_busy_node_below_the_root_lists_its_dropped_moves_again() {
         .expect("an expanded root child");
     let mut pos = start.clone();
     pos.play_unchecked(tree.node(child).mv.unwrap());
-    let rest = tree.lazy().waiting[&child].rest();
-    assert!(rest.is_some());
-    let (mut legal, before) = (Vec::new(), tree.lazy().bytes);
+    assert!(tree.lazy().waiting[&child].rest().is_some());
+    let mut legal = Vec::new();
     pos.legal_moves(&mut legal);
+    let mut scratch = super::uct::Scratch::default();
+    super::uct::prepare_children(&pos, &EvalSimulator, &mut scratch);
     // As if it had been visited a million times: its width is every move.
+    // Each time the listed moves run out, the node's moves are evaluated
+    // again and the next best listed.
     tree.node(child).visits.add(1_000_000);
-    super::widen::grow(tree, child, &pos, &cfg);
+    let mut relists = 0;
+    while tree.lazy().waiting.contains_key(&child) {
+        if super::widen::grow(tree, child, &pos, &cfg) == Grow::NeedsPriors {
+            super::widen::relist(tree, child, &cfg, &scratch);
+            relists += 1;
+        }
+        assert!(relists < 20, "no progress");
+    }
+    assert!(relists >= 5, "{relists}");
     let node = tree.node(child);
     assert_eq!(node.num_children() as usize, legal.len());
     assert!(!node.is_waiting() && !tree.lazy().waiting.contains_key(&child));
-    assert!(
-        tree.lazy().bytes < before,
-        "the listed moves' bytes went back"
-    );
-    // The dropped moves came back with the prior of the best of them.
-    let rest_wins = rest.unwrap().wins + 0.5 * cfg.prior_even_visits;
-    let with_rest = node
-        .children()
-        .filter(|&c| tree.node(c).prior_wins == rest_wins)
-        .count();
-    assert!(
-        with_rest > legal.len() - 300,
-        "{with_rest} of {}",
-        legal.len()
-    );
+    // Every child has its own move's prior, as at an expansion.
+    let (moves, priors) = scratch.prepared();
+    for c in node.children() {
+        let n = tree.node(c);
+        let i = moves.iter().position(|&m| Some(m) == n.mv).unwrap();
+        assert_eq!(n.prior_wins, priors[i].wins + 0.5 * cfg.prior_even_visits);
+    }
     assert!(check_tree(tree, &start) > 1);
 }

@@ -249,7 +249,9 @@ impl<M> Node<M> {
     /// widening).
     #[inline]
     pub fn is_waiting(&self) -> bool {
-        self.state.load(Ordering::Relaxed) == WAITING
+        // Acquire: a caller that sees the state no longer waiting sees the
+        // run published before it (`replace_children`).
+        self.state.load(Ordering::Acquire) == WAITING
     }
 
     /// Ids of the children (empty until expanded). The acquire loads pair

@@ -196,6 +196,11 @@ pub(super) fn settle_proof<M: Copy>(tree: &Tree<M>, id: NodeId) -> bool {
     if node.proof() != 0 {
         return true;
     }
+    // The state before the run: `grow` publishes a longer run before it
+    // clears WAITING, so a node read as no longer waiting here (acquire)
+    // shows its final run below, and an old, shorter run is never taken
+    // for all of its moves.
+    let waiting = node.is_waiting();
     if node.num_children() == 0 {
         return false;
     }
@@ -210,7 +215,7 @@ pub(super) fn settle_proof<M: Copy>(tree: &Tree<M>, id: NodeId) -> bool {
             _ => all_lost = false,
         }
     }
-    let proven = all_lost && !node.is_waiting();
+    let proven = all_lost && !waiting;
     if proven {
         node.set_proof(PROVEN_WIN);
     }

@@ -13,11 +13,12 @@
 //!   pairs. Both forms give back exactly the priors they were made from.
 //! - Below the root a node lists only its best
 //!   [`WAITING_LISTED`](super::config::WAITING_LISTED) waiting moves; the
-//!   others are dropped and remembered as one prior, the best of theirs
-//!   ([`Waiting::rest`]). The width passes the listed ones only after
-//!   about 16,000 visits; then [`Waiting::refill`] lists the dropped moves
-//!   again, found anew from the position, each with that prior. No move is
-//!   lost: a node with dropped moves still counts as waiting.
+//!   others are dropped, remembered only as the best one's prior
+//!   ([`Waiting::rest`]). The width passes the listed ones after about
+//!   16,000 visits; then the node's moves are evaluated again, as at its
+//!   expansion, and the best of those without a node are listed
+//!   (`super::widen::relist`). No move is lost: a node with dropped moves
+//!   still counts as waiting.
 
 use crate::sim::Prior;
 use std::mem::size_of;
@@ -106,7 +107,7 @@ impl<M: Copy> Waiting<M> {
     }
 
     /// Whether no move waits at all, listed or dropped.
-    pub fn is_empty(&self) -> bool {
+    pub fn nothing_waits(&self) -> bool {
         self.len() == 0 && self.rest.is_none()
     }
 
@@ -123,21 +124,6 @@ impl<M: Copy> Waiting<M> {
     /// Every listed move and its prior, worst first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (M, Prior)> + ExactSizeIterator + '_ {
         (0..self.len()).map(|i| self.get(i))
-    }
-
-    /// Lists the dropped moves again (`dropped`: every move of the node's
-    /// position that has no node and is not listed), each with the
-    /// [`rest`](Self::rest) prior, below the listed ones.
-    pub fn refill(&mut self, dropped: &[M]) {
-        let Some(rest) = self.rest.take() else {
-            return;
-        };
-        let pairs: Vec<(M, Prior)> = dropped
-            .iter()
-            .map(|&mv| (mv, rest))
-            .chain(self.iter())
-            .collect();
-        self.list = List::new(pairs);
     }
 
     /// Keeps the `keep` worst listed moves (the best were given nodes). The
@@ -232,22 +218,6 @@ mod tests {
         assert_eq!(w.bytes(), 40 * 8, "at most half: given back");
         assert_eq!(w.iter().next_back().unwrap().0, mv(39));
         w.truncate(0);
-        assert!(w.is_empty());
-    }
-
-    #[test]
-    fn dropped_moves_come_back_below_the_listed_ones_with_the_rest_prior() {
-        let listed: Vec<_> = (10..20u8)
-            .map(|i| (mv(i), prior(i as f32, 8.0, 0.0)))
-            .collect();
-        let mut w = Waiting::new(listed, Some(prior(9.0, 8.0, 0.0)));
-        w.truncate(0);
-        assert!(!w.is_empty(), "dropped moves still wait");
-        w.refill(&[mv(3), mv(1)]);
-        assert_eq!(w.rest(), None);
-        let back: Vec<_> = w.iter().map(|(m, p)| (m, p.wins)).collect();
-        assert_eq!(back, [(mv(3), 9.0), (mv(1), 9.0)]);
-        w.truncate(0);
-        assert!(w.is_empty());
+        assert!(w.nothing_waits());
     }
 }

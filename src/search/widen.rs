@@ -24,7 +24,7 @@
 //! take it.
 
 use super::config::{SearchConfig, Widening, WAITING_LISTED};
-use super::tree::{Lazy, Node, NodeId, Tree};
+use super::tree::{Node, NodeId, Tree};
 use super::uct::{child_node, Scratch};
 use super::waiting::Waiting;
 use crate::game::Game;
@@ -99,7 +99,8 @@ pub(super) fn attach_best<G: Game>(
         false => {
             let n = tree.node(id);
             let seen = n.visits.get() + n.virtual_loss() as u64;
-            sort_best(&mut keys, 2 * widening.width(seen) + WAITING_LISTED)
+            let want = widening.width(seen).saturating_mul(2);
+            sort_best(&mut keys, want.saturating_add(WAITING_LISTED))
         }
     };
     // Under the lock that `grow` holds, so a node is never copied between
@@ -133,7 +134,7 @@ pub(super) fn attach_best<G: Game>(
         rest,
     );
     let tail_bytes = tail.bytes();
-    let waiting = !tail.is_empty();
+    let waiting = !tail.nothing_waits();
     if waiting && !tree.lazy_fits(lazy.bytes, tail_bytes) {
         tree.memory_capped.store(true, Ordering::Relaxed);
         node.release_claim();
@@ -171,9 +172,9 @@ pub(super) fn due<M: Copy>(tree: &Tree<M>, cfg: &SearchConfig, id: NodeId, seen:
 /// now asks for, at least as many again as it has (see the module
 /// comment). Does nothing when another thread did it first; sets
 /// `memory_capped` when the cap refuses the new run.
-pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &SearchConfig) {
+pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &SearchConfig) -> Grow {
     let Some(widening) = cfg.widening else {
-        return;
+        return Grow::Done;
     };
     let mut lazy = tree.lazy();
     let node = tree.node(id);
@@ -181,19 +182,17 @@ pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &Sea
     let seen = node.visits.get() + node.virtual_loss() as u64;
     let want = widening.width(seen);
     let Some(waiting) = lazy.waiting.get(&id) else {
-        return;
+        return Grow::Done;
     };
     if want <= have {
-        return;
+        return Grow::Done;
     }
-    let mut add = want.max(2 * have).saturating_sub(have);
-    if add > waiting.len() && waiting.rest().is_some() && !refill(tree, &mut lazy, id, pos) {
-        return;
+    // Every listed move has a node and some were dropped: those need their
+    // priors again (`relist`) before any of them gets a node.
+    if waiting.len() == 0 && waiting.rest().is_some() {
+        return Grow::NeedsPriors;
     }
-    let Some(waiting) = lazy.waiting.get(&id) else {
-        return;
-    };
-    add = add.min(waiting.len());
+    let add = want.max(2 * have).saturating_sub(have).min(waiting.len());
     let old = node.children();
     // The old children's unexpanded nodes are claimed for good, so that no
     // descent still on the old run expands them (their children would be
@@ -232,7 +231,7 @@ pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &Sea
         for &c in &claimed {
             tree.node(c).release_claim();
         }
-        return;
+        return Grow::Done;
     };
     for i in moved {
         lazy.moved
@@ -249,7 +248,7 @@ pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &Sea
     if let Some(waiting) = lazy.waiting.get_mut(&id) {
         let before = waiting.bytes();
         waiting.truncate(keep);
-        still_waiting = !waiting.is_empty();
+        still_waiting = !waiting.nothing_waits();
         freed = before - if still_waiting { waiting.bytes() } else { 0 };
         if !still_waiting {
             lazy.waiting.remove(&id);
@@ -257,31 +256,69 @@ pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &Sea
     }
     lazy.bytes -= freed;
     node.replace_children(first, (have + add) as u32, still_waiting);
+    Grow::Done
 }
 
-/// Lists node `id`'s dropped waiting moves again ([`Waiting::refill`]):
-/// the legal moves of its position `pos` that have neither a node nor a
-/// place in the list. Returns false, setting `memory_capped`, when they do
-/// not fit under the cap.
-fn refill<G: Game>(tree: &Tree<G::Move>, lazy: &mut Lazy<G::Move>, id: NodeId, pos: &G) -> bool {
-    let Some(waiting) = lazy.waiting.get(&id) else {
-        return false;
+/// What [`grow`] did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Grow {
+    /// Widened as far as its width asks, or nothing to do.
+    Done,
+    /// The width passed the listed moves and some were dropped
+    /// (`Waiting::rest`): evaluate the node's moves again
+    /// ([`super::uct::prepare_children`]) and [`relist`] them, then grow.
+    NeedsPriors,
+}
+
+/// Lists expanded node `id`'s waiting moves anew from its moves and priors
+/// in `scratch` (evaluated again, as at its expansion): the best
+/// [`WAITING_LISTED`] of those without a node, and the prior of the next
+/// best as the rest. Does nothing if another thread did it first, or if
+/// the node's run was copied meanwhile (its list went with the copy, which
+/// a later descent widens). Sets `memory_capped` when the list does not
+/// fit under the cap.
+pub(super) fn relist<M: Copy + Eq + std::hash::Hash>(
+    tree: &Tree<M>,
+    id: NodeId,
+    cfg: &SearchConfig,
+    scratch: &Scratch<M>,
+) {
+    let (moves, priors) = scratch.prepared();
+    let prior = |i: usize| priors.get(i).copied().unwrap_or_default();
+    let mut lazy = tree.lazy();
+    let Some(old) = lazy.waiting.get(&id) else {
+        return;
     };
-    let mut known: std::collections::HashSet<G::Move> = waiting.iter().map(|(mv, _)| mv).collect();
-    known.extend(tree.node(id).children().filter_map(|c| tree.node(c).mv));
-    let mut legal = Vec::new();
-    pos.legal_moves(&mut legal);
-    legal.retain(|mv| !known.contains(mv));
-    let mut refilled = waiting.clone();
-    refilled.refill(&legal);
-    let (before, after) = (waiting.bytes(), refilled.bytes());
+    if old.rest().is_none() {
+        return;
+    }
+    let have: std::collections::HashSet<M> = tree
+        .node(id)
+        .children()
+        .filter_map(|c| tree.node(c).mv)
+        .collect();
+    let mut keys: Vec<(u64, u32)> = (0..moves.len())
+        .filter(|&i| !have.contains(&moves[i]))
+        .map(|i| (!ordered_bits(rank(&prior(i), cfg)), i as u32))
+        .collect();
+    let listed = keys.len().min(WAITING_LISTED);
+    sort_best(&mut keys, listed);
+    let order = |k: usize| keys[k].1 as usize;
+    let rest = keys.get(listed).map(|&(_, i)| prior(i as usize));
+    let fresh = Waiting::new(
+        (0..listed)
+            .rev()
+            .map(|k| (moves[order(k)], prior(order(k))))
+            .collect(),
+        rest,
+    );
+    let (before, after) = (old.bytes(), fresh.bytes());
     if !tree.lazy_fits(lazy.bytes - before, after) {
         tree.memory_capped.store(true, Ordering::Relaxed);
-        return false;
+        return;
     }
     lazy.bytes = lazy.bytes - before + after;
-    lazy.waiting.insert(id, refilled);
-    true
+    lazy.waiting.insert(id, fresh);
 }
 
 #[cfg(test)]

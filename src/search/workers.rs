@@ -14,6 +14,7 @@ use super::search::Report;
 use super::totals::RootTotals;
 use super::tree::{NodeId, Tree};
 use super::uct::{self, Context, Descent, LeafResult, Path, Scratch};
+use super::widen::Grow;
 use crate::game::{Game, Outcome};
 use crate::sim::{LeafStats, Simulator};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -555,7 +556,14 @@ impl<G: Game> Shared<'_, G> {
                     }
                     Descent::Widen(id) => {
                         let pos = &batch.positions[slot];
-                        super::widen::grow(state.tree, id, pos, self.cfg);
+                        let tree = state.tree;
+                        if super::widen::grow(tree, id, pos, self.cfg) == Grow::NeedsPriors {
+                            uct::prepare_children(pos, self.sim, &mut batch.scratch);
+                            let priors = batch.scratch.priors_mut();
+                            super::noise::add_prior_noise(priors, self.cfg, id);
+                            super::widen::relist(tree, id, self.cfg, &batch.scratch);
+                            super::widen::grow(tree, id, pos, self.cfg);
+                        }
                         resume = Some(id);
                     }
                 }
