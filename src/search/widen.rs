@@ -273,10 +273,10 @@ pub(super) enum Grow {
 /// Lists expanded node `id`'s waiting moves anew from its moves and priors
 /// in `scratch` (evaluated again, as at its expansion): the best
 /// [`WAITING_LISTED`] of those without a node, and the prior of the next
-/// best as the rest. Does nothing if another thread did it first, or if
-/// the node's run was copied meanwhile (its list went with the copy, which
-/// a later descent widens). Sets `memory_capped` when the list does not
-/// fit under the cap.
+/// best as the rest. Does nothing if another thread did it first (the
+/// list is no longer empty), or if the node's run was copied meanwhile
+/// (its list went with the copy, which a later descent widens). Sets
+/// `memory_capped` when the list does not fit under the cap.
 pub(super) fn relist<M: Copy + Eq + std::hash::Hash>(
     tree: &Tree<M>,
     id: NodeId,
@@ -289,7 +289,8 @@ pub(super) fn relist<M: Copy + Eq + std::hash::Hash>(
     let Some(old) = lazy.waiting.get(&id) else {
         return;
     };
-    if old.rest().is_none() {
+    // Relisted by another thread already (it asked when the list was empty).
+    if old.rest().is_none() || old.len() > 0 {
         return;
     }
     let have: std::collections::HashSet<M> = tree
