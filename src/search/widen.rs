@@ -67,6 +67,21 @@ fn sort_best(keys: &mut [(u64, u32)], k: usize) -> usize {
     k + 1
 }
 
+/// The waiting list of the moves at `listed` in `keys` (ranked, best
+/// first, sorted at least one past `listed`), worst first, and the prior
+/// of the next one as the rest of them, if there are more.
+fn waiting_list<M: Copy>(
+    keys: &[(u64, u32)],
+    moves: &[M],
+    prior: impl Fn(usize) -> Prior,
+    listed: std::ops::Range<usize>,
+) -> Waiting<M> {
+    let order = |k: usize| keys[k].1 as usize;
+    let rest = keys.get(listed.end).map(|&(_, i)| prior(i as usize));
+    let pairs = listed.rev().map(|k| (moves[order(k)], prior(order(k))));
+    Waiting::new(pairs.collect(), rest)
+}
+
 /// [`super::uct::attach_children`] with widening: children for the best
 /// `widening.width(visits)` moves of `scratch`, the rest waiting, for node
 /// `id`, whose expansion this thread has claimed, or for its copy if
@@ -125,14 +140,7 @@ pub(super) fn attach_best<G: Game>(
         sort_best(&mut keys, usize::MAX);
     }
     let order = |k: usize| keys[k].1 as usize;
-    let rest = (first + listed < moves.len()).then(|| prior(order(first + listed)));
-    let tail = Waiting::new(
-        (first..first + listed)
-            .rev()
-            .map(|k| (moves[order(k)], prior(order(k))))
-            .collect(),
-        rest,
-    );
+    let tail = waiting_list(&keys, moves, prior, first..first + listed);
     let tail_bytes = tail.bytes();
     let waiting = !tail.nothing_waits();
     if waiting && !tree.lazy_fits(lazy.bytes, tail_bytes) {
@@ -304,15 +312,7 @@ pub(super) fn relist<M: Copy + Eq + std::hash::Hash>(
         .collect();
     let listed = keys.len().min(WAITING_LISTED);
     sort_best(&mut keys, listed);
-    let order = |k: usize| keys[k].1 as usize;
-    let rest = keys.get(listed).map(|&(_, i)| prior(i as usize));
-    let fresh = Waiting::new(
-        (0..listed)
-            .rev()
-            .map(|k| (moves[order(k)], prior(order(k))))
-            .collect(),
-        rest,
-    );
+    let fresh = waiting_list(&keys, moves, prior, 0..listed);
     let (before, after) = (old.bytes(), fresh.bytes());
     if !tree.lazy_fits(lazy.bytes - before, after) {
         tree.memory_capped.store(true, Ordering::Relaxed);
