@@ -134,9 +134,9 @@ pub const WIDEN_EXPONENT: f64 = 0.5;
 /// A node below the root lists the priors of only its best this many
 /// waiting moves (`search::waiting`): its width passes them at about
 /// 16,000 visits, when its moves are evaluated again and the next best
-/// listed. With all 1,700 of an
-/// Amazons opening expansion listed, the waiting moves were 95% of the
-/// tree's bytes and filled its cap in seconds on the GPU.
+/// listed. With all 1,700 of an Amazons opening expansion listed, the
+/// waiting moves were 95% of the tree's bytes and filled its cap in
+/// seconds on the GPU.
 pub const WAITING_LISTED: usize = 256;
 
 // Time control (see `time.rs`).

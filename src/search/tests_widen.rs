@@ -56,7 +56,7 @@ fn check_tree(tree: &Tree<Move>, root_pos: &Position) -> usize {
         pos.legal_moves(&mut legal);
         let list = lazy.waiting.get(&id);
         let waiting: Vec<_> = list.map_or(Vec::new(), |w| w.iter().collect());
-        let dropped = list.is_some_and(|w| w.rest().is_some());
+        let dropped = list.is_some_and(|w| w.has_dropped());
         assert_eq!(node.is_waiting(), !waiting.is_empty() || dropped);
         let mut seen = HashSet::new();
         for c in node.children() {
@@ -273,7 +273,7 @@ fn a_busy_node_below_the_root_lists_its_dropped_moves_again() {
         .expect("an expanded root child");
     let mut pos = start.clone();
     pos.play_unchecked(tree.node(child).mv.unwrap());
-    assert!(tree.lazy().waiting[&child].rest().is_some());
+    assert!(tree.lazy().waiting[&child].has_dropped());
     let mut legal = Vec::new();
     pos.legal_moves(&mut legal);
     let mut scratch = super::uct::Scratch::default();

@@ -13,8 +13,8 @@
 //!   pairs. Both forms give back exactly the priors they were made from.
 //! - Below the root a node lists only its best
 //!   [`WAITING_LISTED`](super::config::WAITING_LISTED) waiting moves; the
-//!   others are dropped, remembered only as the best one's prior
-//!   ([`Waiting::rest`]). The width passes the listed ones after about
+//!   others are dropped, remembered only as having been
+//!   ([`Waiting::has_dropped`]). The width passes the listed ones after about
 //!   16,000 visits; then the node's moves are evaluated again, as at its
 //!   expansion, and the best of those without a node are listed
 //!   (`super::widen::relist`). No move is lost: a node with dropped moves
@@ -26,9 +26,9 @@ use std::mem::size_of;
 #[derive(Clone, Debug)]
 pub(super) struct Waiting<M> {
     list: List<M>,
-    /// `Some` while moves were dropped from the list: the prior the best of
-    /// them had, which each of them gets when listed again.
-    rest: Option<Prior>,
+    /// Whether moves were dropped from the list (they have no node and
+    /// are listed again from a new evaluation, `super::widen::relist`).
+    dropped: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -92,12 +92,12 @@ impl<M: Copy> List<M> {
 }
 
 impl<M: Copy> Waiting<M> {
-    /// The waiting moves `pairs` (worst first); `rest`: the best prior of
-    /// the moves dropped from them, if any were.
-    pub fn new(pairs: Vec<(M, Prior)>, rest: Option<Prior>) -> Self {
+    /// The waiting moves `pairs` (worst first); `dropped`: whether more
+    /// were left out of them.
+    pub fn new(pairs: Vec<(M, Prior)>, dropped: bool) -> Self {
         Waiting {
             list: List::new(pairs),
-            rest,
+            dropped,
         }
     }
 
@@ -108,12 +108,12 @@ impl<M: Copy> Waiting<M> {
 
     /// Whether no move waits at all, listed or dropped.
     pub fn nothing_waits(&self) -> bool {
-        self.len() == 0 && self.rest.is_none()
+        self.len() == 0 && !self.dropped
     }
 
-    /// The prior of the best dropped move while some are dropped.
-    pub fn rest(&self) -> Option<Prior> {
-        self.rest
+    /// Whether moves were dropped from the list and wait unlisted.
+    pub fn has_dropped(&self) -> bool {
+        self.dropped
     }
 
     /// The `i`-th listed move (0: the worst) and its prior.
@@ -175,7 +175,7 @@ mod tests {
         let pairs: Vec<_> = (0..100u8)
             .map(|i| (mv(i), prior(i as f32 * 0.37, 8.0, 0.0)))
             .collect();
-        let w = Waiting::new(pairs.clone(), None);
+        let w = Waiting::new(pairs.clone(), false);
         assert!(matches!(w.list, List::Shared { .. }));
         assert_eq!(w.bytes(), 100 * 8);
         let back: Vec<_> = w.iter().collect();
@@ -193,7 +193,7 @@ mod tests {
         for odd in [prior(1.0, 9.0, 0.0), prior(1.0, 8.0, 0.5)] {
             let mut pairs: Vec<_> = (0..10u8).map(|i| (mv(i), prior(1.0, 8.0, 0.0))).collect();
             pairs[7].1 = odd;
-            let w = Waiting::new(pairs.clone(), None);
+            let w = Waiting::new(pairs.clone(), false);
             assert!(matches!(w.list, List::Full(_)));
             assert_eq!(w.get(7).1.visits, odd.visits);
             assert_eq!(w.get(7).1.bias, odd.bias);
@@ -209,7 +209,7 @@ mod tests {
         let pairs: Vec<_> = (0..100u8)
             .map(|i| (mv(i), prior(i as f32, 8.0, 0.0)))
             .collect();
-        let mut w = Waiting::new(pairs, None);
+        let mut w = Waiting::new(pairs, false);
         w.truncate(60);
         assert_eq!(w.len(), 60);
         assert_eq!(w.get(59).0, mv(59));

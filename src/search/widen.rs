@@ -68,8 +68,8 @@ fn sort_best(keys: &mut [(u64, u32)], k: usize) -> usize {
 }
 
 /// The waiting list of the moves at `listed` in `keys` (ranked, best
-/// first, sorted at least one past `listed`), worst first, and the prior
-/// of the next one as the rest of them, if there are more.
+/// first, sorted through `listed`), worst first, and whether more were
+/// left out.
 fn waiting_list<M: Copy>(
     keys: &[(u64, u32)],
     moves: &[M],
@@ -77,9 +77,9 @@ fn waiting_list<M: Copy>(
     listed: std::ops::Range<usize>,
 ) -> Waiting<M> {
     let order = |k: usize| keys[k].1 as usize;
-    let rest = keys.get(listed.end).map(|&(_, i)| prior(i as usize));
+    let dropped = listed.end < keys.len();
     let pairs = listed.rev().map(|k| (moves[order(k)], prior(order(k))));
-    Waiting::new(pairs.collect(), rest)
+    Waiting::new(pairs.collect(), dropped)
 }
 
 /// [`super::uct::attach_children`] with widening: children for the best
@@ -197,7 +197,7 @@ pub(super) fn grow<G: Game>(tree: &Tree<G::Move>, id: NodeId, pos: &G, cfg: &Sea
     }
     // Every listed move has a node and some were dropped: those need their
     // priors again (`relist`) before any of them gets a node.
-    if waiting.len() == 0 && waiting.rest().is_some() {
+    if waiting.len() == 0 && waiting.has_dropped() {
         return Grow::NeedsPriors;
     }
     let add = want.max(2 * have).saturating_sub(have).min(waiting.len());
@@ -273,15 +273,15 @@ pub(super) enum Grow {
     /// Widened as far as its width asks, or nothing to do.
     Done,
     /// The width passed the listed moves and some were dropped
-    /// (`Waiting::rest`): evaluate the node's moves again
+    /// (`Waiting::has_dropped`): evaluate the node's moves again
     /// ([`super::uct::prepare_children`]) and [`relist`] them, then grow.
     NeedsPriors,
 }
 
 /// Lists expanded node `id`'s waiting moves anew from its moves and priors
 /// in `scratch` (evaluated again, as at its expansion): the best
-/// [`WAITING_LISTED`] of those without a node, and the prior of the next
-/// best as the rest. Does nothing if another thread did it first (the
+/// [`WAITING_LISTED`] of those without a node, marked as having dropped
+/// the others if there are more. Does nothing if another thread did it first (the
 /// list is no longer empty), or if the node's run was copied meanwhile
 /// (its list went with the copy, which a later descent widens). Sets
 /// `memory_capped` when the list does not fit under the cap.
@@ -298,7 +298,7 @@ pub(super) fn relist<M: Copy + Eq + std::hash::Hash>(
         return;
     };
     // Relisted by another thread already (it asked when the list was empty).
-    if old.rest().is_none() || old.len() > 0 {
+    if !old.has_dropped() || old.len() > 0 {
         return;
     }
     let have: std::collections::HashSet<M> = tree
