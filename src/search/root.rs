@@ -12,6 +12,8 @@
 //! leaves for the GPU.
 
 use super::tree::{self, Node, NodeId, Tree};
+use std::collections::HashMap;
+use std::hash::Hash;
 
 /// One root move with its statistics summed over every tree.
 #[derive(Clone, Debug)]
@@ -75,18 +77,20 @@ impl<M> RootMove<M> {
 /// The root moves of every tree with an expanded root, merged by move, in
 /// the first such tree's child order (moves only later trees have follow).
 /// With one tree this is that tree's root children unchanged.
-pub(super) fn merge<M: Copy + Eq>(trees: &[&Tree<M>]) -> Vec<RootMove<M>> {
+pub(super) fn merge<M: Copy + Eq + Hash>(trees: &[&Tree<M>]) -> Vec<RootMove<M>> {
     let mut merged: Vec<RootMove<M>> = Vec::new();
+    let mut index = Slots::new();
     for (t, tree) in trees.iter().enumerate() {
         let Some(root) = tree.root else {
             continue;
         };
+        index.next_tree(merged.len());
         for (i, id) in tree.node(root).children().enumerate() {
             let node = tree.node(id);
             let Some(mv) = node.mv else {
                 continue;
             };
-            match slot(&merged, i, |m| m.mv == mv) {
+            match index.slot(&merged, i, mv, |m| m.mv) {
                 Some(s) => merged[s].add(node, t, id),
                 None => merged.push(RootMove::new(mv, node, t, id)),
             }
@@ -95,13 +99,55 @@ pub(super) fn merge<M: Copy + Eq>(trees: &[&Tree<M>]) -> Vec<RootMove<M>> {
     merged
 }
 
-/// Where in `merged` the move a tree lists at index `hint` already is.
-/// Trees expand the root from the same move list, so the same index nearly
-/// always holds it; otherwise it is looked for.
-fn slot<T>(merged: &[T], hint: usize, is_move: impl Fn(&T) -> bool) -> Option<usize> {
-    match merged.get(hint) {
-        Some(m) if is_move(m) => Some(hint),
-        _ => merged.iter().position(is_move),
+/// Where in a merged list of root moves a tree's move already is.
+///
+/// Why not a plain search: a root lists hundreds or thousands of moves
+/// (an Amazons root), and the early stop merges the roots every few dozen
+/// iterations, so a linear search for each move made that check quadratic:
+/// a fifth of a one-thread Amazons search's time outside the evaluations. A tree's own moves are
+/// distinct, so the first tree's are all new; trees expanded from the same
+/// move list mostly hold a move at the same index; anything else is
+/// looked up in a map built on the first miss.
+struct Slots<M> {
+    /// Moves at indices below this were merged from earlier trees.
+    earlier: usize,
+    map: Option<HashMap<M, usize>>,
+}
+
+impl<M: Copy + Eq + Hash> Slots<M> {
+    fn new() -> Self {
+        Slots {
+            earlier: 0,
+            map: None,
+        }
+    }
+
+    /// A new tree's moves follow; `len` entries are merged so far.
+    fn next_tree(&mut self, len: usize) {
+        self.earlier = len;
+    }
+
+    /// The index of `mv` in `merged` (whose entries' moves `key` reads),
+    /// given that the tree lists it at `hint`.
+    fn slot<T>(
+        &mut self,
+        merged: &[T],
+        hint: usize,
+        mv: M,
+        key: impl Fn(&T) -> M,
+    ) -> Option<usize> {
+        if self.earlier == 0 {
+            return None; // the first tree: its moves are distinct
+        }
+        if merged.get(hint).is_some_and(|m| key(m) == mv) {
+            return Some(hint);
+        }
+        let map = self.map.get_or_insert_with(HashMap::new);
+        // Entries pushed since the map was last brought up to date.
+        for (i, m) in merged.iter().enumerate().skip(map.len()) {
+            map.insert(key(m), i);
+        }
+        map.get(&mv).copied()
     }
 }
 
@@ -115,11 +161,13 @@ pub(super) fn root_totals<M: Copy>(trees: &[&Tree<M>]) -> (u64, f64) {
 
 /// The two largest visit counts among the root moves, each move's visits
 /// summed over the trees' `(move, visits)` lists.
-pub(super) fn top_two<M: Copy + Eq>(per_tree: &[Vec<(M, u64)>]) -> (u64, u64) {
+pub(super) fn top_two<M: Copy + Eq + Hash>(per_tree: &[Vec<(M, u64)>]) -> (u64, u64) {
     let mut merged: Vec<(M, u64)> = Vec::new();
+    let mut index = Slots::new();
     for list in per_tree {
+        index.next_tree(merged.len());
         for (i, &(mv, visits)) in list.iter().enumerate() {
-            match slot(&merged, i, |&(m, _)| m == mv) {
+            match index.slot(&merged, i, mv, |&(m, _)| m) {
                 Some(s) => merged[s].1 += visits,
                 None => merged.push((mv, visits)),
             }

@@ -107,6 +107,19 @@ fn top_two_sums_moves_over_lists_in_any_order() {
     assert_eq!(root::top_two::<u8>(&[]), (0, 0));
 }
 
+#[test]
+fn top_two_finds_moves_a_later_list_holds_elsewhere_or_alone() {
+    // Hundreds of root moves (an Amazons root) in the first list; the
+    // second lists them in reverse with one more, the third only that
+    // one: each move is summed once, wherever its lists put it.
+    let a: Vec<(u16, u64)> = (0..600).map(|m| (m, m as u64)).collect();
+    let mut b: Vec<(u16, u64)> = (0..600).rev().map(|m| (m, 1)).collect();
+    b.push((900, 700));
+    let c = vec![(900u16, 5)];
+    assert_eq!(root::top_two(&[a.clone(), b, c]), (705, 600));
+    assert_eq!(root::top_two(&[a]), (599, 598));
+}
+
 /// The CPU simulator, slowed to `per_batch` plus `per_leaf` a leaf (a GPU
 /// round trip), counting its batches. `queued()` runs the batches one at a
 /// time, as one GPU shared by every search thread: a batch's round trip
