@@ -124,17 +124,22 @@ pub const LCB_Z: f64 = 1.645;
 /// by prior; the rest wait as (move, prior) pairs and get nodes only when
 /// the width reaches them. An Amazons expansion at the start made 2,176
 /// nodes, every descent through the node weighed all of them, and every
-/// backup walked them for AMAF; with these constants a node offers 10
-/// moves at expansion, 28 at 100 visits, 208 at 10,000.
+/// backup walked them for AMAF; with these constants a node offers 8 moves
+/// at expansion, 16 at 100 visits, 40 at 10,000 and 72 at 100,000.
+///
+/// Why n^0.3 and not √n (which offered 208 at 10,000 and 640 at 100,000):
+/// the root is weighed at every descent, so its width was most of a
+/// search's time outside the evaluations, and the narrower tree plays no
+/// worse for a playout (docs/amazons.md, "Widening").
 pub const WIDEN_BASE: f64 = 8.0;
 /// See [`WIDEN_BASE`].
 pub const WIDEN_FACTOR: f64 = 2.0;
 /// See [`WIDEN_BASE`].
-pub const WIDEN_EXPONENT: f64 = 0.5;
+pub const WIDEN_EXPONENT: f64 = 0.3;
 /// A node below the root lists the priors of only its best this many
-/// waiting moves (`search::waiting`): its width passes them at about
-/// 16,000 visits, when its moves are evaluated again and the next best
-/// listed. With all 1,700 of an Amazons opening expansion listed, the
+/// waiting moves (`search::waiting`): when its width passes them (about
+/// 16,000 visits with a width of 8 + 2·√n, millions with the default),
+/// its moves are evaluated again and the next best listed. With all 1,700 of an Amazons opening expansion listed, the
 /// waiting moves were 95% of the tree's bytes and filled its cap in
 /// seconds on the GPU.
 pub const WAITING_LISTED: usize = 256;

@@ -92,11 +92,12 @@ fn check_tree(tree: &Tree<Move>, root_pos: &Position) -> usize {
 }
 
 #[test]
-fn width_grows_as_the_square_root_of_the_visits() {
+fn width_grows_as_a_power_of_the_visits() {
     let w = Widening::default();
     assert_eq!(w.width(0), 8);
-    assert_eq!(w.width(100), 28);
-    assert_eq!(w.width(10_000), 208);
+    assert_eq!(w.width(100), 16);
+    assert_eq!(w.width(10_000), 40);
+    assert_eq!(w.width(100_000), 72);
     assert!((0..5000).all(|n| w.width(n) <= w.width(n + 1)));
     assert_eq!(
         Widening {
@@ -167,7 +168,8 @@ fn a_search_widens_its_busy_nodes_and_keeps_every_move() {
         "{} < {width}",
         root.num_children()
     );
-    assert!(check_tree(tree, &start) > 50);
+    let checked = check_tree(tree, &start);
+    assert!(checked > 20, "{checked}");
     // Visits still add up through the copied children.
     let below: u64 = root.children().map(|c| tree.node(c).visits.get()).sum();
     assert!(below + 64 >= root.visits.get() && below <= root.visits.get());
@@ -201,7 +203,8 @@ fn threads_widen_the_same_tree_safely() {
     let info = run(&mut s, playouts(4000));
     assert!(start.is_legal(info.candidates[0].mv));
     let tree = &s.trees[0];
-    assert!(check_tree(tree, &start) > 50);
+    let checked = check_tree(tree, &start);
+    assert!(checked > 20, "{checked}");
     // The root was widened as far as one thread widens it.
     let root = tree.node(tree.root.unwrap());
     assert!(root.num_children() as usize >= Widening::default().width(root.visits.get()) / 2);
@@ -278,10 +281,12 @@ fn a_busy_node_below_the_root_lists_its_dropped_moves_again() {
     pos.legal_moves(&mut legal);
     let mut scratch = super::uct::Scratch::default();
     super::uct::prepare_children(&pos, &EvalSimulator, &mut scratch);
-    // As if it had been visited a million times: its width is every move.
+    // As if it had been visited 10^11 times: its width is every move.
     // Each time the listed moves run out, the node's moves are evaluated
     // again and the next best listed.
-    tree.node(child).visits.add(1_000_000);
+    let visits = 100_000_000_000;
+    assert!(cfg.widening.unwrap().width(visits) > legal.len());
+    tree.node(child).visits.add(visits);
     let mut relists = 0;
     while tree.lazy().waiting.contains_key(&child) {
         if super::widen::grow(tree, child, &pos, &cfg) == Grow::NeedsPriors {
@@ -303,3 +308,4 @@ fn a_busy_node_below_the_root_lists_its_dropped_moves_again() {
     }
     assert!(check_tree(tree, &start) > 1);
 }
+
