@@ -12,7 +12,7 @@
 //! queueing behind one lock.
 
 use super::amazons::{AmazonsGpu, GpuValue, WORDS};
-use super::compile_amazons::pack;
+use super::compile_amazons::{pack, ChildPacker};
 use super::CudaError;
 use crate::game::amazons::{Move, Position};
 use crate::game::{Color, Game};
@@ -253,16 +253,16 @@ impl Simulator<Position> for GpuEvalSimulator {
     }
 
     fn priors(&self, pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
-        // The children are made in the pinned buffer's packing loop, one
-        // at a time (no vector of positions), and each only once: whether
-        // it is finished is noted there for the read.
+        // The children are packed straight into the pinned buffer from the
+        // parent's sets (`ChildPacker`: no position is made), and whether
+        // each is finished is noted there for the read.
         let fill = |host: &mut [u64]| {
+            let packer = ChildPacker::new(pos);
             let mut finished = Vec::with_capacity(moves.len());
             for (words, &mv) in host.chunks_exact_mut(WORDS).zip(moves) {
-                let mut child = pos.clone();
-                child.apply(mv);
-                finished.push(child.outcome().is_some());
-                words.copy_from_slice(&pack(&child));
+                let (child, over) = packer.child(mv);
+                finished.push(over);
+                words.copy_from_slice(&child);
             }
             finished
         };

@@ -17,7 +17,8 @@
 
 use super::compile::nvrtc_present;
 use super::CudaError;
-use crate::game::amazons::Position;
+use crate::game::amazons::bitboard::{bit, king_step};
+use crate::game::amazons::{Move, Position};
 use crate::game::Game;
 use cudarc::nvrtc::{CompileOptions, Ptx};
 
@@ -61,6 +62,50 @@ pub fn pack(pos: &Position) -> [u64; 6] {
     let [c, d] = split(other);
     let [e, f] = split(empty);
     [a, b, c, d, e, f]
+}
+
+/// [`pack`] for every child of one position, made from the parent's
+/// sets instead of a position a child: an expansion packs thousands of
+/// children (2,176 at the start) between its launches, and cloning,
+/// playing and checking each child for a move was most of that time.
+pub struct ChildPacker {
+    /// The side to move's queens (the other side in every child).
+    mover: u128,
+    /// The other side's queens: to move in every child, and unmoved.
+    waiting: u128,
+    empty: u128,
+    /// The squares next to a waiting queen: that side has a move in a
+    /// child exactly when one of them is empty there (a queen steps there
+    /// and shoots back; `Position::can_move`). Guard and wall squares are
+    /// never empty, so the unmasked step's wraps onto them count nothing.
+    around_waiting: u128,
+}
+
+impl ChildPacker {
+    pub fn new(pos: &Position) -> Self {
+        let waiting = pos.queens(pos.to_move().opponent());
+        ChildPacker {
+            mover: pos.queens(pos.to_move()),
+            waiting,
+            empty: pos.empty(),
+            around_waiting: king_step(waiting, u128::MAX),
+        }
+    }
+
+    /// The words of the child after `mv` (a legal move), as [`pack`] gives
+    /// them, and whether that child is over (its side to move has no move).
+    #[inline]
+    pub fn child(&self, mv: Move) -> ([u64; 6], bool) {
+        let (from, to, arrow) = (bit(mv.from), bit(mv.to), bit(mv.arrow));
+        let moved = (self.mover & !from) | to;
+        // The arrow may land where the queen came from.
+        let empty = ((self.empty | from) & !to) & !arrow;
+        let split = |b: u128| [b as u64, (b >> 64) as u64];
+        let [a, b] = split(self.waiting);
+        let [c, d] = split(moved);
+        let [e, f] = split(empty);
+        ([a, b, c, d, e, f], self.around_waiting & empty == 0)
+    }
 }
 
 #[cfg(test)]
@@ -132,5 +177,30 @@ mod tests {
         }
         let path = std::path::Path::new(&dir).join("amazons.txt");
         std::fs::write(&path, text).unwrap();
+    }
+
+    /// The packer's words and ends are those of the child made and packed,
+    /// for every move of positions from the start to the last moves.
+    #[test]
+    fn children_packed_from_the_parent_are_the_children() {
+        let mut positions = random_positions(10, 200, 5).unwrap();
+        positions.extend(random_positions(8, 100, 6).unwrap());
+        positions.extend(random_positions(6, 100, 7).unwrap());
+        positions.push(Position::new(10).unwrap());
+        let (mut moves, mut checked, mut ends) = (Vec::new(), 0, 0);
+        for pos in &positions {
+            let packer = ChildPacker::new(pos);
+            pos.legal_moves(&mut moves);
+            for &mv in &moves {
+                let mut child = pos.clone();
+                child.apply(mv);
+                let (words, over) = packer.child(mv);
+                assert_eq!(words, pack(&child), "{mv:?}");
+                assert_eq!(over, child.outcome().is_some(), "{mv:?}");
+                checked += 1;
+                ends += over as usize;
+            }
+        }
+        assert!(checked > 100_000 && ends > 0, "{checked} {ends}");
     }
 }
