@@ -13,7 +13,8 @@
 #
 #   scripts/amazons-gpu.sh bench          # kernel, with-copies and expansion rates, search (about 2 minutes)
 #   scripts/amazons-gpu.sh tests          # GPU = CPU on 100,000 positions; 4 threads at once; GPU search plays legal moves
-#   scripts/amazons-gpu.sh match FIRST N  # games FIRST..FIRST+N-1 of the 100-game match, 1 s a move (JOBS=4 at once)
+#   scripts/amazons-gpu.sh match FIRST N  # games FIRST..FIRST+N-1 of the 100-game match, 1 s a move
+#                                         # (JOBS=4 at once, a GPU each where there are GPUS; THREADS an engine)
 #
 # WARPSTONE overrides the binary.
 set -euo pipefail
@@ -38,15 +39,22 @@ tests)
 match)
     first=${2:-1}
     games=${3:-10}
-    # Equal time and threads; JOBS games at once (default 4) share the GPU
-    # and the cores. Processes time-slice one GPU: with 4 at once each GPU
-    # engine expands about 2.3 times slower than alone (docs/amazons.md).
+    # Equal time and threads; JOBS games at once (default 4). Game slot j's
+    # GPU engine runs on GPU j mod GPUS (default: every GPU the machine
+    # has), and both its engines on the slot's own cores. Processes
+    # time-slice one GPU: with 4 GPU engines on one GPU each expands about
+    # 2.3 times slower than alone (docs/amazons.md), so give each its own.
     jobs=${JOBS:-4}
-    per_engine=$((threads / (2 * jobs) > 0 ? threads / (2 * jobs) : 1))
+    gpus=${GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)}
+    gpus=$((gpus > 0 ? gpus : 1))
+    cores=$((threads / jobs > 0 ? threads / jobs : 1))
+    per_engine=${THREADS:-$((cores / 2 > 0 ? cores / 2 : 1))}
+    pin=""
+    command -v taskset >/dev/null && pin="taskset -c {cores:$cores} "
     scripts/match --game amazons --size 10 --seed 27 --first-game "$first" --games "$games" \
         --time-per-move 1 --jobs "$jobs" --sgf-dir amazons-gpu-games \
-        --engine1 "$bin --game amazons --backend cuda --threads $per_engine --seed {seed}" \
-        --engine2 "$bin --game amazons --backend cpu --threads $per_engine --seed {seed}"
+        --engine1 "$pin$bin --game amazons --backend cuda --gpus {job%$gpus} --threads $per_engine --seed {seed}" \
+        --engine2 "$pin$bin --game amazons --backend cpu --threads $per_engine --seed {seed}"
     ;;
 *)
     echo "usage: scripts/amazons-gpu.sh bench|tests|match [FIRST [N]]" >&2

@@ -308,4 +308,3 @@ fn a_busy_node_below_the_root_lists_its_dropped_moves_again() {
     }
     assert!(check_tree(tree, &start) > 1);
 }
-
