@@ -138,10 +138,10 @@ pub const WIDEN_FACTOR: f64 = 2.0;
 pub const WIDEN_EXPONENT: f64 = 0.3;
 /// A node below the root lists the priors of only its best this many
 /// waiting moves (`search::waiting`): when its width passes them (about
-/// 16,000 visits with a width of 8 + 2·√n, millions with the default),
-/// its moves are evaluated again and the next best listed. With all 1,700 of an Amazons opening expansion listed, the
-/// waiting moves were 95% of the tree's bytes and filled its cap in
-/// seconds on the GPU.
+/// 16,000 visits with a width of 8 + 2·√n, about 10^7 with the default),
+/// its moves are evaluated again and the next best listed. With all 1,700
+/// of an Amazons opening expansion listed, the waiting moves were 95% of
+/// the tree's bytes and filled its cap in seconds on the GPU.
 pub const WAITING_LISTED: usize = 256;
 
 // Time control (see `time.rs`).

@@ -109,22 +109,23 @@ pub(super) fn merge<M: Copy + Eq + Hash>(trees: &[&Tree<M>]) -> Vec<RootMove<M>>
 /// move list mostly hold a move at the same index; anything else is
 /// looked up in a map built on the first miss.
 struct Slots<M> {
-    /// Moves at indices below this were merged from earlier trees.
-    earlier: usize,
+    /// Whether the moves being merged are the first tree's (nothing was
+    /// merged before them).
+    first_tree: bool,
     map: Option<HashMap<M, usize>>,
 }
 
 impl<M: Copy + Eq + Hash> Slots<M> {
     fn new() -> Self {
         Slots {
-            earlier: 0,
+            first_tree: true,
             map: None,
         }
     }
 
     /// A new tree's moves follow; `len` entries are merged so far.
     fn next_tree(&mut self, len: usize) {
-        self.earlier = len;
+        self.first_tree = len == 0;
     }
 
     /// The index of `mv` in `merged` (whose entries' moves `key` reads),
@@ -136,8 +137,8 @@ impl<M: Copy + Eq + Hash> Slots<M> {
         mv: M,
         key: impl Fn(&T) -> M,
     ) -> Option<usize> {
-        if self.earlier == 0 {
-            return None; // the first tree: its moves are distinct
+        if self.first_tree {
+            return None; // its moves are distinct
         }
         if merged.get(hint).is_some_and(|m| key(m) == mv) {
             return Some(hint);

@@ -160,8 +160,8 @@ fn a_search_widens_its_busy_nodes_and_keeps_every_move() {
     let tree = &s.trees[0];
     let root_id = tree.root.unwrap();
     let root = tree.node(root_id);
-    // 3,000 visits ask for 8 + 2·√3000 ≈ 118 moves: the root was widened
-    // from its first 11 and has at least that many.
+    // 3,000 visits ask for 8 + 2·3000^0.3 ≈ 31 moves: the root was widened
+    // from its first 8 and has at least that many.
     let width = Widening::default().width(root.visits.get());
     assert!(
         root.num_children() as usize >= width,

@@ -15,8 +15,8 @@
 //!   [`WAITING_LISTED`](super::config::WAITING_LISTED) waiting moves; the
 //!   others are dropped, remembered only as having been
 //!   ([`Waiting::has_dropped`]). The width passes the listed ones after about
-//!   16,000 visits; then the node's moves are evaluated again, as at its
-//!   expansion, and the best of those without a node are listed
+//!   10^7 visits (`WIDEN_EXPONENT`); then the node's moves are evaluated
+//!   again, as at its expansion, and the best of those without a node are listed
 //!   (`super::widen::relist`). No move is lost: a node with dropped moves
 //!   still counts as waiting.
 
