@@ -268,6 +268,17 @@ fn gpu_default_trees(threads: usize) -> usize {
     threads.div_ceil(2)
 }
 
+/// `--trees` for `game` on the GPU, `None` for the default of its shape
+/// ([`gpu_default_trees`]). A game whose GPU evaluates its expansions (the
+/// Amazons) has no batches of leaves to keep on the GPU, which is what
+/// root parallelism is for, so it searches one tree, as on the CPU: with a
+/// tree per two threads its 16-thread engine lost 56 of 60 games to the
+/// one-tree CPU engine, and at equal playouts 8 trees lost 17 of 20 to one
+/// (docs/amazons.md).
+fn gpu_trees(game: &games::Registered, trees: Option<u32>) -> Option<u32> {
+    trees.or(game.evaluator.is_some().then_some(1))
+}
+
 /// Launch slots per GPU: at least the usual two, and enough for one batch
 /// of every tree in flight at once.
 fn gpu_slots(trees: usize, gpus: usize) -> usize {
@@ -370,8 +381,8 @@ pub fn main() -> i32 {
         // Batches of leaves, many playouts each (see GPU_LEAVES_PER_BATCH).
         search.leaves_per_batch = cli.gpu_leaves as usize;
         search.playouts_per_leaf = cli.gpu_playouts;
-        (search.threads, search.trees, *slots) =
-            gpu_search_shape(cli.threads, cli.trees, gpus.len());
+        let trees = gpu_trees(game, cli.trees);
+        (search.threads, search.trees, *slots) = gpu_search_shape(cli.threads, trees, gpus.len());
     }
     let options = EngineOptions {
         search,

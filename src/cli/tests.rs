@@ -157,6 +157,13 @@ fn gpu_flags_reach_bench_and_have_defaults() {
     // The shape the engine and the bench share.
     assert_eq!(gpu_search_shape(Some(16), None, 1), (16, 8, 8));
     assert_eq!(gpu_search_shape(Some(4), Some(8), 1), (4, 8, 4));
+    // The Amazons' GPU evaluator searches one tree unless told otherwise;
+    // Go's kernels keep root parallelism.
+    let amazons = games::find("amazons").unwrap();
+    let go = games::find("go").unwrap();
+    assert_eq!(gpu_trees(amazons, None), Some(1));
+    assert_eq!(gpu_trees(amazons, Some(4)), Some(4));
+    assert_eq!(gpu_trees(go, None), None);
 }
 
 #[test]
