@@ -54,9 +54,15 @@ pub fn compile(arch: &str) -> Result<Ptx, CudaError> {
 /// The kernel's input for `pos`: the side to move's queens, the other
 /// side's, the empty squares, each as (low, high) 64-bit words.
 pub fn pack(pos: &Position) -> [u64; 6] {
-    let me = pos.queens(pos.to_move());
-    let other = pos.queens(pos.to_move().opponent());
-    let empty = pos.empty();
+    words(
+        pos.queens(pos.to_move()),
+        pos.queens(pos.to_move().opponent()),
+        pos.empty(),
+    )
+}
+
+/// The input words of a position whose side to move has the queens `me`.
+fn words(me: u128, other: u128, empty: u128) -> [u64; 6] {
     let split = |b: u128| [b as u64, (b >> 64) as u64];
     let [a, b] = split(me);
     let [c, d] = split(other);
@@ -100,11 +106,10 @@ impl ChildPacker {
         let moved = (self.mover & !from) | to;
         // The arrow may land where the queen came from.
         let empty = ((self.empty | from) & !to) & !arrow;
-        let split = |b: u128| [b as u64, (b >> 64) as u64];
-        let [a, b] = split(self.waiting);
-        let [c, d] = split(moved);
-        let [e, f] = split(empty);
-        ([a, b, c, d, e, f], self.around_waiting & empty == 0)
+        (
+            words(self.waiting, moved, empty),
+            self.around_waiting & empty == 0,
+        )
     }
 }
 
