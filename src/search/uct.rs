@@ -235,9 +235,22 @@ pub(super) fn expand<G: Game>(
     cfg: &SearchConfig,
     scratch: &mut Scratch<G::Move>,
 ) -> bool {
+    prepare_noisy_children(pos, sim, cfg, id, scratch);
+    tree.node(id).claim_expansion() && attach_children(tree, id, pos, cfg, scratch)
+}
+
+/// [`prepare_children`] for node `id`, with its seeded prior noise
+/// (`SearchConfig::prior_noise`): what an expansion, or a widened node
+/// whose dropped moves are evaluated again, attaches.
+pub(super) fn prepare_noisy_children<G: Game>(
+    pos: &G,
+    sim: &dyn Simulator<G>,
+    cfg: &SearchConfig,
+    id: NodeId,
+    scratch: &mut Scratch<G::Move>,
+) {
     prepare_children(pos, sim, scratch);
     super::noise::add_prior_noise(scratch.priors_mut(), cfg, id);
-    tree.node(id).claim_expansion() && attach_children(tree, id, pos, cfg, scratch)
 }
 
 /// The moves of `pos` and their priors into `scratch`: the costly part of

@@ -548,19 +548,17 @@ impl<G: Game> Shared<'_, G> {
                     Descent::Leaf => break None,
                     Descent::Terminal(outcome) => break Some(outcome),
                     Descent::Expand(id) => {
-                        let pos = &batch.positions[slot];
-                        uct::prepare_children(pos, self.sim, &mut batch.scratch);
-                        super::noise::add_prior_noise(batch.scratch.priors_mut(), self.cfg, id);
-                        uct::attach_children(state.tree, id, pos, self.cfg, &batch.scratch);
+                        let (pos, scratch) = (&batch.positions[slot], &mut batch.scratch);
+                        uct::prepare_noisy_children(pos, self.sim, self.cfg, id, scratch);
+                        uct::attach_children(state.tree, id, pos, self.cfg, scratch);
                         resume = Some(id);
                     }
                     Descent::Widen(id) => {
                         let pos = &batch.positions[slot];
                         let tree = state.tree;
                         if super::widen::grow(tree, id, pos, self.cfg) == Grow::NeedsPriors {
-                            uct::prepare_children(pos, self.sim, &mut batch.scratch);
-                            let priors = batch.scratch.priors_mut();
-                            super::noise::add_prior_noise(priors, self.cfg, id);
+                            let scratch = &mut batch.scratch;
+                            uct::prepare_noisy_children(pos, self.sim, self.cfg, id, scratch);
                             super::widen::relist(tree, id, self.cfg, &batch.scratch);
                             super::widen::grow(tree, id, pos, self.cfg);
                         }
