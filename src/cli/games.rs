@@ -261,9 +261,9 @@ fn serve_amazons(mut options: EngineOptions) -> i32 {
     options.search.prior_noise = 0.01;
     let sim = match &options.backend {
         Backend::Cuda { gpus, .. } => {
-            // A leaf is one evaluation, not playouts: it counts once, and
-            // is backed up at once (its value came with its parent's
-            // expansion, the only launch; see `LEAVES_PER_BATCH`).
+            // A leaf is one evaluation, not playouts: it counts once (its
+            // value came with its parent's expansion); a batch's
+            // expansions share one launch (see `LEAVES_PER_BATCH`).
             options.search.playouts_per_leaf = 1;
             options.search.leaves_per_batch = crate::bench_amazons_gpu::LEAVES_PER_BATCH;
             options.search.expand_after_visits = crate::bench_amazons_gpu::EXPAND_AFTER_VISITS;

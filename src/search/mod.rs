@@ -17,11 +17,13 @@
 mod amaf_share;
 mod arena;
 pub mod config;
+mod expand;
 mod info;
 mod noise;
 mod root;
 #[allow(clippy::module_inception)]
 mod search;
+mod select;
 pub mod time;
 mod totals;
 mod tree;
@@ -38,6 +40,8 @@ mod tests_amaf_share;
 mod tests_bias;
 #[cfg(test)]
 mod tests_colour;
+#[cfg(test)]
+mod tests_gathered;
 #[cfg(test)]
 mod tests_go;
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Search tests on the toy games, with the real CPU simulator.
 
+use super::expand;
 use super::toy::{Nim, TicTacToe};
 use super::tree::{Node, NodeId, Tree};
 use super::uct::{self, LeafResult, Path, Scratch};
@@ -416,11 +417,11 @@ pub(super) fn tic_tac_toe_line(scratch: &mut Scratch<u8>) -> (Tree<u8>, [NodeId;
     let tree: Tree<u8> = Tree::new(1 << 20);
     let root = tree.root.unwrap();
     let empty = TicTacToe::new();
-    assert!(uct::expand(&tree, root, &empty, &sim, &config, scratch));
+    assert!(expand::expand(&tree, root, &empty, &sim, &config, scratch));
     let a = tree.node(root).first_child();
     assert_eq!(tree.node(a).mv, Some(0));
     let after_a = TicTacToe::from_moves(&[0]);
-    assert!(uct::expand(&tree, a, &after_a, &sim, &config, scratch));
+    assert!(expand::expand(&tree, a, &after_a, &sim, &config, scratch));
     let b = tree.node(a).first_child();
     assert_eq!(tree.node(b).mv, Some(1));
     (tree, [root, a, b])

@@ -4,6 +4,7 @@
 
 use super::amaf_share::AmafShare;
 use super::config::{SearchConfig, SHARED_AMAF_MAX_LEAVES};
+use super::expand;
 use super::toy::TicTacToe;
 use super::tree::{Node, NodeId, Tree};
 use super::uct::{self, LeafResult, Path, Scratch};
@@ -25,7 +26,7 @@ fn line_tree(visits: u64) -> (Tree<u8>, Path) {
     let mut played = Vec::new();
     for mv in 0..3u8 {
         let pos = TicTacToe::from_moves(&played);
-        assert!(uct::expand(&tree, id, &pos, &sim, &config, &mut scratch));
+        assert!(expand::expand(&tree, id, &pos, &sim, &config, &mut scratch));
         id = tree
             .node(id)
             .children()
@@ -36,7 +37,14 @@ fn line_tree(visits: u64) -> (Tree<u8>, Path) {
         to_move.push(to_move.last().unwrap().opponent());
     }
     let c_pos = TicTacToe::from_moves(&played);
-    assert!(uct::expand(&tree, id, &c_pos, &sim, &config, &mut scratch));
+    assert!(expand::expand(
+        &tree,
+        id,
+        &c_pos,
+        &sim,
+        &config,
+        &mut scratch
+    ));
     for &id in &nodes[..2] {
         tree.node(id).visits.add(visits);
     }

@@ -2,6 +2,7 @@
 //! instead of being simulated again, and the AMAF first-play table, which
 //! a backup unmarks instead of clearing.
 
+use super::expand;
 use super::tests::{playouts, run, tic_tac_toe_line};
 use super::toy::TicTacToe;
 use super::tree::Tree;
@@ -65,10 +66,15 @@ fn leaves_with_an_evaluated_prior_are_not_simulated_again() {
     let (s, simulated) = counting_search(true, 500);
     assert_eq!(simulated, 0);
 
-    // Each node visited once and not expanded holds exactly its
-    // evaluation: what `simulate` gives the position after its move.
-    let tree = &s.trees[0];
-    let mut stack = vec![(tree.root.unwrap(), Position::new(6).unwrap())];
+    let checked = leaves_hold_their_evaluation(&s.trees[0], Position::new(6).unwrap());
+    assert!(checked > 10, "{checked} nodes visited exactly once");
+}
+
+/// Checks that each node of `tree` (whose root is at `root_pos`) visited
+/// once and not expanded holds exactly its evaluation: what `simulate`
+/// gives the position after its move. Returns how many it checked.
+pub(super) fn leaves_hold_their_evaluation(tree: &Tree<Move>, root_pos: Position) -> usize {
+    let mut stack = vec![(tree.root.unwrap(), root_pos)];
     let mut checked = 0;
     while let Some((id, pos)) = stack.pop() {
         let node = tree.node(id);
@@ -93,7 +99,7 @@ fn leaves_with_an_evaluated_prior_are_not_simulated_again() {
         assert!((node.wins.get() - mover_wins).abs() < 1e-5, "{node:?}");
         checked += 1;
     }
-    assert!(checked > 10, "{checked} nodes visited exactly once");
+    checked
 }
 
 #[test]
@@ -106,14 +112,14 @@ fn a_prior_leaf_value_takes_the_even_prior_out() {
         visits: 10.0,
         bias: 0.0,
     };
-    let node = uct::child_node(&TicTacToe::new(), &cfg, 4, prior);
+    let node = expand::child_node(&TicTacToe::new(), &cfg, 4, prior);
     let first = tree.nodes.alloc_run(std::iter::once(node)).unwrap();
     assert!(tree.node(root).claim_expansion());
     tree.node(root).publish_children(first, 1, false);
-    let value = uct::prior_leaf_value(&tree, first, &cfg).unwrap();
+    let value = expand::prior_leaf_value(&tree, first, &cfg).unwrap();
     assert!((value - 0.3).abs() < 1e-6, "{value}");
     // The root has no prior, so no such value.
-    assert_eq!(uct::prior_leaf_value(&tree, root, &cfg), None);
+    assert_eq!(expand::prior_leaf_value(&tree, root, &cfg), None);
 }
 
 #[test]

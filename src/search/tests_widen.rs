@@ -242,7 +242,7 @@ fn an_expansion_under_way_lands_in_the_copy_and_the_old_run_is_frozen() {
     let mut pos = start.clone();
     pos.play_unchecked(tree.node(busy).mv.unwrap());
     let mut scratch = super::uct::Scratch::default();
-    super::uct::prepare_children(&pos, &EvalSimulator, &mut scratch);
+    super::expand::prepare_children(&pos, &EvalSimulator, &mut scratch);
     super::widen::grow(tree, root, &start, &cfg);
     let new = tree.node(root).children();
     assert!(new.len() > old.len() && new.start != old.start);
@@ -254,7 +254,7 @@ fn an_expansion_under_way_lands_in_the_copy_and_the_old_run_is_frozen() {
     assert!(!tree.node(new.start).claim_expansion());
     assert!(tree.node(new.start + 1).claim_expansion());
     tree.node(new.start + 1).release_claim();
-    assert!(super::uct::attach_children(
+    assert!(super::expand::attach_children(
         tree, busy, &pos, &cfg, &scratch
     ));
     assert!(tree.node(new.start).is_expanded() && !tree.node(busy).is_expanded());
@@ -280,7 +280,7 @@ fn a_busy_node_below_the_root_lists_its_dropped_moves_again() {
     let mut legal = Vec::new();
     pos.legal_moves(&mut legal);
     let mut scratch = super::uct::Scratch::default();
-    super::uct::prepare_children(&pos, &EvalSimulator, &mut scratch);
+    super::expand::prepare_children(&pos, &EvalSimulator, &mut scratch);
     // As if it had been visited 10^11 times: its width is every move.
     // Each time the listed moves run out, the node's moves are evaluated
     // again and the next best listed.

@@ -10,8 +10,7 @@ use super::amaf_share::AmafShare;
 use super::config::{SearchConfig, SHARED_AMAF_DEPTH};
 use super::tree::{Node, NodeId, Tree, NO_AMAF, PROVEN_LOSS, PROVEN_WIN};
 use crate::game::{Color, Game, Outcome, OwnershipSums};
-use crate::sim::{AmafCount, Prior, Simulator};
-use std::sync::atomic::Ordering;
+use crate::sim::{AmafCount, Prior};
 use std::sync::Arc;
 
 /// Moves a search may not try (analysis `avoid` / `allow`):
@@ -44,15 +43,15 @@ impl Path {
 /// Per-thread buffers for expansion and AMAF, reused across iterations.
 #[derive(Debug)]
 pub(super) struct Scratch<M> {
-    moves: Vec<M>,
-    priors: Vec<Prior>,
+    pub(super) moves: Vec<M>,
+    pub(super) priors: Vec<Prior>,
     /// `first_play[move_index]`: who first played there below the node
     /// being updated, among the tree moves of the current path.
     first_play: Vec<Option<Color>>,
 }
 
 impl<M> Scratch<M> {
-    /// The moves and priors [`prepare_children`] put here.
+    /// The moves and priors [`super::expand::prepare_children`] put here.
     pub(super) fn prepared(&self) -> (&[M], &[Prior]) {
         (&self.moves, &self.priors)
     }
@@ -222,119 +221,6 @@ pub(super) fn settle_proof<M: Copy>(tree: &Tree<M>, id: NodeId) -> bool {
     proven
 }
 
-/// Gives `id` (whose position is `pos`) one child per move the game offers,
-/// with the simulator's priors plus the even prior. Returns false, changing
-/// nothing but `memory_capped`, when the arena cap refuses the children or
-/// the node is already expanded.
-#[cfg(test)]
-pub(super) fn expand<G: Game>(
-    tree: &Tree<G::Move>,
-    id: NodeId,
-    pos: &G,
-    sim: &dyn Simulator<G>,
-    cfg: &SearchConfig,
-    scratch: &mut Scratch<G::Move>,
-) -> bool {
-    prepare_noisy_children(pos, sim, cfg, id, scratch);
-    tree.node(id).claim_expansion() && attach_children(tree, id, pos, cfg, scratch)
-}
-
-/// [`prepare_children`] for node `id`, with its seeded prior noise
-/// (`SearchConfig::prior_noise`): what an expansion, or a widened node
-/// whose dropped moves are evaluated again, attaches.
-pub(super) fn prepare_noisy_children<G: Game>(
-    pos: &G,
-    sim: &dyn Simulator<G>,
-    cfg: &SearchConfig,
-    id: NodeId,
-    scratch: &mut Scratch<G::Move>,
-) {
-    prepare_children(pos, sim, scratch);
-    super::noise::add_prior_noise(scratch.priors_mut(), cfg, id);
-}
-
-/// The moves of `pos` and their priors into `scratch`: the costly part of
-/// an expansion, done without the tree's lock.
-pub(super) fn prepare_children<G: Game>(
-    pos: &G,
-    sim: &dyn Simulator<G>,
-    scratch: &mut Scratch<G::Move>,
-) {
-    pos.legal_moves(&mut scratch.moves);
-    sim.priors(pos, &scratch.moves, &mut scratch.priors);
-}
-
-/// Gives `id`, whose expansion this thread has claimed
-/// ([`Node::claim_expansion`]), the children [`prepare_children`] put in
-/// `scratch` (for the same `pos`) and publishes them. Returns false,
-/// changing nothing but `memory_capped` and giving the claim back, when
-/// the arena cap refuses them. With progressive widening, only the best
-/// moves get children ([`super::widen::attach_best`]).
-pub(super) fn attach_children<G: Game>(
-    tree: &Tree<G::Move>,
-    id: NodeId,
-    pos: &G,
-    cfg: &SearchConfig,
-    scratch: &Scratch<G::Move>,
-) -> bool {
-    if let Some(widening) = cfg.widening {
-        return super::widen::attach_best(tree, id, pos, cfg, widening, scratch);
-    }
-    let children = scratch.moves.iter().enumerate().map(|(i, &mv)| {
-        let prior = scratch.priors.get(i).copied().unwrap_or_default();
-        child_node(pos, cfg, mv, prior)
-    });
-    let count = scratch.moves.len() as u32;
-    let node = tree.node(id);
-    match tree.nodes.alloc_run(children) {
-        Some(first) => {
-            node.publish_children(first, count, false);
-            true
-        }
-        None => {
-            tree.memory_capped.store(true, Ordering::Relaxed);
-            node.release_claim();
-            false
-        }
-    }
-}
-
-/// The node of move `mv` of `pos` with `prior` plus the even prior.
-pub(super) fn child_node<G: Game>(
-    pos: &G,
-    cfg: &SearchConfig,
-    mv: G::Move,
-    prior: Prior,
-) -> Node<G::Move> {
-    let even = cfg.prior_even_visits;
-    let amaf = match pos.move_index(mv) {
-        i if Some(mv) != pos.pass_move() && i < pos.move_space() => i as u32,
-        _ => NO_AMAF,
-    };
-    Node::new(Some(mv), prior.visits + even, prior.wins + 0.5 * even)
-        .with_amaf_index(amaf)
-        .with_bias(prior.bias)
-}
-
-/// The leaf value a [`Simulator::priors_are_leaf_values`] simulator gave
-/// unexpanded node `id` as its prior: the mover's chance, the even prior
-/// taken out again. `None` for a node without such a prior (the root, or
-/// one expanded with none).
-pub(super) fn prior_leaf_value<M: Copy>(
-    tree: &Tree<M>,
-    id: NodeId,
-    cfg: &SearchConfig,
-) -> Option<f64> {
-    let node = tree.node(id);
-    let even = cfg.prior_even_visits as f64;
-    let visits = node.prior_visits as f64 - even;
-    if node.is_expanded() || visits <= 0.0 {
-        return None;
-    }
-    let wins = node.prior_wins as f64 - 0.5 * even;
-    Some((wins / visits).clamp(0.0, 1.0))
-}
-
 /// What a descent reads besides the tree; fixed for a whole run.
 pub(super) struct Context<'a, G: Game> {
     pub root: NodeId,
@@ -355,8 +241,8 @@ pub(super) enum Descent {
     Terminal(Outcome),
     /// The node (the last of the path, whose position `pos` now holds) is
     /// to be expanded, and this descent has claimed it
-    /// ([`Node::claim_expansion`]): [`prepare_children`], then
-    /// [`attach_children`], then the descent goes on with
+    /// ([`Node::claim_expansion`]): [`super::expand::prepare_children`], then
+    /// [`super::expand::attach_children`], then the descent goes on with
     /// `descend(.., Some(node))`.
     Expand(NodeId),
     /// The node (the last of the path) is due for more children

@@ -24,8 +24,9 @@
 //! take it.
 
 use super::config::{SearchConfig, Widening, WAITING_LISTED};
+use super::expand::child_node;
 use super::tree::{Node, NodeId, Tree};
-use super::uct::{child_node, Scratch};
+use super::uct::Scratch;
 use super::waiting::Waiting;
 use crate::game::Game;
 use crate::sim::Prior;
@@ -82,7 +83,7 @@ fn waiting_list<M: Copy>(
     Waiting::new(pairs.collect(), dropped)
 }
 
-/// [`super::uct::attach_children`] with widening: children for the best
+/// [`super::expand::attach_children`] with widening: children for the best
 /// `widening.width(visits)` moves of `scratch`, the rest waiting, for node
 /// `id`, whose expansion this thread has claimed, or for its copy if
 /// [`grow`] copied it meanwhile. Returns false, changing nothing but
@@ -274,7 +275,7 @@ pub(super) enum Grow {
     Done,
     /// The width passed the listed moves and some were dropped
     /// (`Waiting::has_dropped`): evaluate the node's moves again
-    /// ([`super::uct::prepare_children`]) and [`relist`] them, then grow.
+    /// ([`super::expand::prepare_children`]) and [`relist`] them, then grow.
     NeedsPriors,
 }
 

@@ -11,11 +11,11 @@ use super::config::{
 use super::info::{self, RunCounters};
 use super::root;
 use super::search::Report;
+use super::select::Batch;
 use super::totals::RootTotals;
 use super::tree::{NodeId, Tree};
-use super::uct::{self, Context, Descent, LeafResult, Path, Scratch};
-use super::widen::Grow;
-use crate::game::{Game, Outcome};
+use super::uct::{self, LeafResult, Path, Scratch};
+use crate::game::Game;
 use crate::sim::{LeafStats, Simulator};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -145,36 +145,6 @@ pub(super) type RootVisits<M> = Vec<(M, u64)>;
 pub(super) struct RunState<'a, M> {
     pub(super) tree: &'a Tree<M>,
     pub(super) root: NodeId,
-}
-
-/// One worker's buffers for a batch, reused between batches.
-struct Batch<G: Game> {
-    /// Positions to simulate (only the first `to_simulate` are live).
-    positions: Vec<G>,
-    paths: Vec<Path>,
-    to_simulate: usize,
-    stats: Vec<LeafStats>,
-    terminal: Vec<(Path, Outcome)>,
-    /// Leaves whose value the parent's expansion computed
-    /// ([`Simulator::priors_are_leaf_values`]), with Black's chance.
-    known: Vec<(Path, f64)>,
-    spare_paths: Vec<Path>,
-    scratch: Scratch<G::Move>,
-}
-
-impl<G: Game> Default for Batch<G> {
-    fn default() -> Self {
-        Batch {
-            positions: Vec::new(),
-            paths: Vec::new(),
-            to_simulate: 0,
-            stats: Vec::new(),
-            terminal: Vec::new(),
-            known: Vec::new(),
-            spare_paths: Vec::new(),
-            scratch: Scratch::default(),
-        }
-    }
 }
 
 impl<G: Game> Shared<'_, G> {
@@ -510,89 +480,6 @@ impl<G: Game> Shared<'_, G> {
         let (first, second) = root::top_two(&noted);
         if first > second.saturating_add(left) {
             self.halt.store(true, Ordering::Relaxed);
-        }
-    }
-}
-
-impl<G: Game> Shared<'_, G> {
-    /// Descends `leaves` times in tree `t`, sorting the leaves into ones to
-    /// simulate (packed at the front of `batch.positions`) and terminal
-    /// ones. A node due for expansion, claimed by this descent, gets its
-    /// moves, priors and children, then the descent goes on.
-    fn select(&self, t: usize, leaves: usize, batch: &mut Batch<G>) {
-        let state = &self.states[t];
-        let ctx = Context {
-            root: state.root,
-            root_pos: self.root_pos,
-            cfg: self.cfg,
-            virtual_loss: self.virtual_loss,
-            filter: self.filter,
-        };
-        batch.to_simulate = 0;
-        for _ in 0..leaves {
-            let slot = batch.to_simulate;
-            if slot == batch.positions.len() {
-                batch.positions.push(self.root_pos.clone());
-                batch.paths.push(Path::default());
-            }
-            let mut resume = None;
-            let outcome = loop {
-                let descent = uct::descend(
-                    state.tree,
-                    &ctx,
-                    &mut batch.positions[slot],
-                    &mut batch.paths[slot],
-                    resume,
-                );
-                match descent {
-                    Descent::Leaf => break None,
-                    Descent::Terminal(outcome) => break Some(outcome),
-                    Descent::Expand(id) => {
-                        let (pos, scratch) = (&batch.positions[slot], &mut batch.scratch);
-                        uct::prepare_noisy_children(pos, self.sim, self.cfg, id, scratch);
-                        uct::attach_children(state.tree, id, pos, self.cfg, scratch);
-                        resume = Some(id);
-                    }
-                    Descent::Widen(id) => {
-                        let pos = &batch.positions[slot];
-                        let tree = state.tree;
-                        if super::widen::grow(tree, id, pos, self.cfg) == Grow::NeedsPriors {
-                            let scratch = &mut batch.scratch;
-                            uct::prepare_noisy_children(pos, self.sim, self.cfg, id, scratch);
-                            super::widen::relist(tree, id, self.cfg, &batch.scratch);
-                            super::widen::grow(tree, id, pos, self.cfg);
-                        }
-                        resume = Some(id);
-                    }
-                }
-            };
-            let path = &batch.paths[slot];
-            let depth = path.nodes.len() - 1;
-            let known = match (outcome, depth) {
-                (None, 1..) if self.sim.priors_are_leaf_values() => {
-                    uct::prior_leaf_value(state.tree, path.nodes[depth], self.cfg).map(|p| {
-                        match path.mover(depth) {
-                            crate::game::Color::Black => p,
-                            crate::game::Color::White => 1.0 - p,
-                        }
-                    })
-                }
-                _ => None,
-            };
-            match (outcome, known) {
-                (Some(outcome), _) => {
-                    // Keep the path, hand the slot a spare one.
-                    let spare = batch.spare_paths.pop().unwrap_or_default();
-                    let path = std::mem::replace(&mut batch.paths[slot], spare);
-                    batch.terminal.push((path, outcome));
-                }
-                (None, Some(black)) => {
-                    let spare = batch.spare_paths.pop().unwrap_or_default();
-                    let path = std::mem::replace(&mut batch.paths[slot], spare);
-                    batch.known.push((path, black));
-                }
-                (None, None) => batch.to_simulate += 1,
-            }
         }
     }
 }

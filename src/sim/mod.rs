@@ -114,6 +114,14 @@ pub struct Prior {
 /// The largest progressive bias a node keeps (`Prior::bias`, either sign).
 pub const MAX_BIAS: f32 = 32.0;
 
+/// One expansion's priors asked of [`Simulator::priors_batch`]: those of
+/// `pos`'s `moves`, into `out`.
+pub struct PriorsJob<'a, G: Game> {
+    pub pos: &'a G,
+    pub moves: &'a [G::Move],
+    pub out: &'a mut Vec<Prior>,
+}
+
 /// Evaluates batches of leaves. Implementations must be deterministic for a
 /// given `seed` (reproducible matches and kernel-vs-CPU checks).
 pub trait Simulator<G: Game>: Send + Sync {
@@ -139,6 +147,25 @@ pub trait Simulator<G: Game>: Send + Sync {
         let _ = pos;
         out.clear();
         out.resize(moves.len(), Prior::default());
+    }
+
+    /// [`priors`](Self::priors) for several expansions at once, each job's
+    /// `out` getting one entry per move of its `moves`. The default answers
+    /// them one at a time.
+    fn priors_batch(&self, jobs: &mut [PriorsJob<'_, G>]) {
+        for job in jobs {
+            self.priors(job.pos, job.moves, job.out);
+        }
+    }
+
+    /// Whether the search should gather the expansions its batch of
+    /// descents meets and ask for their priors together
+    /// ([`priors_batch`](Self::priors_batch)) instead of at each descent.
+    /// True only where the priors cost a round trip that one call of many
+    /// shares (the Amazons GPU evaluator); the default keeps every descent
+    /// seeing the expansions before it.
+    fn batches_priors(&self) -> bool {
+        false
     }
 
     /// Whether every prior with visits is the leaf value itself: its mean

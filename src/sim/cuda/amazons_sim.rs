@@ -18,7 +18,7 @@ use crate::game::amazons::{Move, Position};
 use crate::game::{Color, Game};
 use crate::sim::amazons_eval::probability_of;
 use crate::sim::amazons_rollout::{EvalSimulator, PRIOR_VISITS};
-use crate::sim::{LeafStats, Prior, Simulator};
+use crate::sim::{LeafStats, Prior, PriorsJob, Simulator};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
@@ -269,17 +269,7 @@ impl Simulator<Position> for GpuEvalSimulator {
         let done = self.on_gpu(moves.len(), fill, |pairs, finished| {
             out.clear();
             for (&over, pair) in finished.iter().zip(pairs.chunks(2)) {
-                // The mover's chance: the other side is to move after it,
-                // and a mover who leaves it no move has won.
-                let p = match over {
-                    true => 1.0,
-                    false => 1.0 - to_move_probability(pair),
-                };
-                out.push(Prior {
-                    wins: p as f32 * PRIOR_VISITS,
-                    visits: PRIOR_VISITS,
-                    bias: 0.0,
-                });
+                out.push(mover_prior(over, pair));
             }
         });
         if done.is_none() {
@@ -287,8 +277,71 @@ impl Simulator<Position> for GpuEvalSimulator {
         }
     }
 
+    fn priors_batch(&self, jobs: &mut [PriorsJob<'_, Position>]) {
+        // Every job's children in one launch, packed job after job.
+        let count = jobs.iter().map(|job| job.moves.len()).sum();
+        let fill = |host: &mut [u64]| pack_children(jobs, host);
+        let mut priors = Vec::with_capacity(count);
+        let read = |pairs: &[f32], finished: Vec<bool>| {
+            let results = finished.iter().zip(pairs.chunks(2));
+            priors.extend(results.map(|(&over, pair)| mover_prior(over, pair)));
+        };
+        match self.on_gpu(count, fill, read) {
+            Some(()) => {
+                let mut priors = priors.into_iter();
+                for job in jobs.iter_mut() {
+                    job.out.clear();
+                    job.out.extend(priors.by_ref().take(job.moves.len()));
+                }
+            }
+            None => {
+                for job in jobs.iter_mut() {
+                    self.cpu.priors(job.pos, job.moves, job.out);
+                }
+            }
+        }
+    }
+
+    fn batches_priors(&self) -> bool {
+        true
+    }
+
     fn priors_are_leaf_values(&self) -> bool {
         true
+    }
+}
+
+/// Packs every job's children into `host`, job after job, six words a
+/// child; returns whether each child is finished, in the same order.
+fn pack_children(jobs: &[PriorsJob<'_, Position>], host: &mut [u64]) -> Vec<bool> {
+    let mut finished = Vec::with_capacity(host.len() / WORDS);
+    let mut slots = host.chunks_exact_mut(WORDS);
+    for job in jobs {
+        let packer = ChildPacker::new(job.pos);
+        // The moves lead: a zip led by the slots would take one slot past
+        // each job's last move, and the next job's children would start a
+        // slot late.
+        for (&mv, words) in job.moves.iter().zip(slots.by_ref()) {
+            let (child, over) = packer.child(mv);
+            finished.push(over);
+            words.copy_from_slice(&child);
+        }
+    }
+    finished
+}
+
+/// The prior of a move whose child the kernel gave `pair`: the mover's
+/// chance (the other side is to move after it, and a mover who leaves it
+/// no move has won).
+fn mover_prior(over: bool, pair: &[f32]) -> Prior {
+    let p = match over {
+        true => 1.0,
+        false => 1.0 - to_move_probability(pair),
+    };
+    Prior {
+        wins: p as f32 * PRIOR_VISITS,
+        visits: PRIOR_VISITS,
+        bias: 0.0,
     }
 }
 
@@ -296,6 +349,81 @@ impl Simulator<Position> for GpuEvalSimulator {
 mod tests {
     use super::*;
     use crate::sim::amazons_rollout::random_positions;
+
+    /// Several expansions' children packed into one batch sit job after
+    /// job, each as `pack` packs the child position, with its finished
+    /// flag (no GPU needed).
+    #[test]
+    fn several_jobs_pack_back_to_back() {
+        let positions = random_positions(10, 5, 7).unwrap();
+        let moves: Vec<Vec<Move>> = positions
+            .iter()
+            .map(|pos| {
+                let mut moves = Vec::new();
+                pos.legal_moves(&mut moves);
+                moves
+            })
+            .collect();
+        let mut outs = vec![Vec::new(); positions.len()];
+        let jobs: Vec<PriorsJob<'_, Position>> = positions
+            .iter()
+            .zip(&moves)
+            .zip(outs.iter_mut())
+            .map(|((pos, moves), out)| PriorsJob { pos, moves, out })
+            .collect();
+        let count: usize = moves.iter().map(Vec::len).sum();
+        let mut host = vec![0u64; count * WORDS];
+        let finished = pack_children(&jobs, &mut host);
+        assert_eq!(finished.len(), count);
+        let mut at = 0;
+        for (pos, moves) in positions.iter().zip(&moves) {
+            for &mv in moves {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                assert_eq!(&host[at * WORDS..(at + 1) * WORDS], &pack(&child)[..]);
+                assert_eq!(finished[at], child.outcome().is_some());
+                at += 1;
+            }
+        }
+        assert!(positions.len() > 1 && count > 100, "{count} children");
+    }
+
+    /// On a GPU: the expansions of several positions in one launch get
+    /// the CPU's priors, each its own, to float precision.
+    #[test]
+    #[ignore = "needs a CUDA GPU and NVRTC"]
+    fn a_batch_of_expansions_gives_the_cpu_priors() {
+        let sim = GpuEvalSimulator::open(0, 1).unwrap();
+        // Openings beside endings: jobs of thousands of moves and of few.
+        let positions = random_positions(10, 24, 5).unwrap();
+        let moves: Vec<Vec<Move>> = positions
+            .iter()
+            .map(|pos| {
+                let mut moves = Vec::new();
+                pos.legal_moves(&mut moves);
+                moves
+            })
+            .collect();
+        let mut outs = vec![Vec::new(); positions.len()];
+        let mut jobs: Vec<PriorsJob<'_, Position>> = positions
+            .iter()
+            .zip(&moves)
+            .zip(outs.iter_mut())
+            .map(|((pos, moves), out)| PriorsJob { pos, moves, out })
+            .collect();
+        let batches = sim.times().batches;
+        sim.priors_batch(&mut jobs);
+        assert_eq!(sim.times().batches, batches + 1, "one launch");
+        for ((pos, moves), gpu) in positions.iter().zip(&moves).zip(&outs) {
+            let mut cpu = Vec::new();
+            EvalSimulator.priors(pos, moves, &mut cpu);
+            assert_eq!(gpu.len(), cpu.len());
+            for (g, c) in gpu.iter().zip(&cpu) {
+                assert!((g.wins - c.wins).abs() < 1e-3, "{g:?} {c:?}");
+            }
+        }
+        assert!(!sim.failed.load(Ordering::Relaxed), "the GPU failed");
+    }
 
     /// On a GPU: four threads expanding at once, each on a lane of its
     /// own, get the CPU's priors to float precision.
