@@ -350,27 +350,35 @@ mod tests {
     use super::*;
     use crate::sim::amazons_rollout::random_positions;
 
+    fn legal_moves_of(positions: &[Position]) -> Vec<Vec<Move>> {
+        let moves_of = |pos: &Position| {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            moves
+        };
+        positions.iter().map(moves_of).collect()
+    }
+
+    /// One expansion job a position, its priors into `outs`.
+    fn jobs_for<'a>(
+        positions: &'a [Position],
+        moves: &'a [Vec<Move>],
+        outs: &'a mut [Vec<Prior>],
+    ) -> Vec<PriorsJob<'a, Position>> {
+        let each = positions.iter().zip(moves).zip(outs.iter_mut());
+        each.map(|((pos, moves), out)| PriorsJob { pos, moves, out })
+            .collect()
+    }
+
     /// Several expansions' children packed into one batch sit job after
     /// job, each as `pack` packs the child position, with its finished
     /// flag (no GPU needed).
     #[test]
     fn several_jobs_pack_back_to_back() {
         let positions = random_positions(10, 5, 7).unwrap();
-        let moves: Vec<Vec<Move>> = positions
-            .iter()
-            .map(|pos| {
-                let mut moves = Vec::new();
-                pos.legal_moves(&mut moves);
-                moves
-            })
-            .collect();
+        let moves = legal_moves_of(&positions);
         let mut outs = vec![Vec::new(); positions.len()];
-        let jobs: Vec<PriorsJob<'_, Position>> = positions
-            .iter()
-            .zip(&moves)
-            .zip(outs.iter_mut())
-            .map(|((pos, moves), out)| PriorsJob { pos, moves, out })
-            .collect();
+        let jobs = jobs_for(&positions, &moves, &mut outs);
         let count: usize = moves.iter().map(Vec::len).sum();
         let mut host = vec![0u64; count * WORDS];
         let finished = pack_children(&jobs, &mut host);
@@ -396,21 +404,9 @@ mod tests {
         let sim = GpuEvalSimulator::open(0, 1).unwrap();
         // Openings beside endings: jobs of thousands of moves and of few.
         let positions = random_positions(10, 24, 5).unwrap();
-        let moves: Vec<Vec<Move>> = positions
-            .iter()
-            .map(|pos| {
-                let mut moves = Vec::new();
-                pos.legal_moves(&mut moves);
-                moves
-            })
-            .collect();
+        let moves = legal_moves_of(&positions);
         let mut outs = vec![Vec::new(); positions.len()];
-        let mut jobs: Vec<PriorsJob<'_, Position>> = positions
-            .iter()
-            .zip(&moves)
-            .zip(outs.iter_mut())
-            .map(|((pos, moves), out)| PriorsJob { pos, moves, out })
-            .collect();
+        let mut jobs = jobs_for(&positions, &moves, &mut outs);
         let batches = sim.times().batches;
         sim.priors_batch(&mut jobs);
         assert_eq!(sim.times().batches, batches + 1, "one launch");
