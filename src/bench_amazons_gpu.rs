@@ -157,9 +157,10 @@ fn expansion_line(options: &BenchOptions, gpu: &GpuEvalSimulator) -> Result<(), 
     }))
 }
 
-/// A simulator that counts and times its expansions (`priors`), summed
-/// over the threads: expansions a second, and how many were under way at
-/// once on average (their summed time over the run's).
+/// A simulator that counts and times its expansions (`priors`, and each
+/// job of `priors_batch`), summed over the threads: expansions a second,
+/// and how many calls were under way at once on average (their summed
+/// time over the run's; a batch's time counts once, shared by its jobs).
 struct Timed {
     inner: Arc<dyn Simulator<Position>>,
     expansions: AtomicU64,
@@ -294,10 +295,11 @@ pub const LEAVES_PER_BATCH: usize = 8;
 /// expanded at its second visit, the CPU engine's at its third
 /// (`search::config::EXPAND_AFTER_VISITS`). A leaf's visits before its
 /// expansion only back up its prior again, which its parent's expansion
-/// computed; its expansion evaluates its children in one launch, and the
-/// descent goes on to back up the best child's value, one ply deeper. On
-/// the GPU an expansion costs a round trip (about 130 µs at the start,
-/// against 1.2 ms on one CPU thread). On the CPU, where an expansion is
+/// computed; its expansion evaluates its children (in a launch it shares
+/// with its batch's other expansions), and the descent goes on to back up
+/// the best child's value, one ply deeper. On the GPU an expansion costs
+/// a share of a round trip (about 100 µs for one at the start, against
+/// 1.2 ms on one CPU thread). On the CPU, where an expansion is
 /// ten times dearer, 1 was no weaker than 2: 11 W 9 L of 20 at 1 s a
 /// move. (0 would expand every new node the descent reaches, down to the
 /// end of the game.)

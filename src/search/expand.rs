@@ -70,7 +70,7 @@ pub(super) fn prepare_noisy_children_batch<G: Game>(
 }
 
 /// The moves of `pos` and their priors into `scratch`: the costly part of
-/// an expansion, done without the tree's lock.
+/// an expansion, done before anything is attached to the tree.
 pub(super) fn prepare_children<G: Game>(
     pos: &G,
     sim: &dyn Simulator<G>,

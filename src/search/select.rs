@@ -105,8 +105,8 @@ impl<G: Game> Shared<'_, G> {
     }
 
     /// [`Self::select`] for a simulator that batches its priors: every
-    /// descent first (each keeps its virtual loss, so the others spread
-    /// out), the expansions they stopped at in one
+    /// descent first (each keeps its virtual loss on its path and on the
+    /// node it stopped at, so the others spread out), the expansions they stopped at in one
     /// [`crate::sim::Simulator::priors_batch`], then those descents go on
     /// below their node, and so on until every descent has ended.
     fn select_gathering(
@@ -131,7 +131,7 @@ impl<G: Game> Shared<'_, G> {
                         resume = Some(id);
                         continue;
                     }
-                    Stop::Expand(id) => batch.stopped.push((slot, id)),
+                    Stop::Expand(id) => self.stop_at(tree, batch, slot, id),
                 }
                 break;
             }
@@ -151,12 +151,15 @@ impl<G: Game> Shared<'_, G> {
             let scratches = &mut batch.expansions[..n];
             expand::prepare_noisy_children_batch(&nodes, &positions, self.sim, self.cfg, scratches);
             for ((&id, &pos), scratch) in nodes.iter().zip(&positions).zip(scratches.iter()) {
+                // Taken off first: the widening sizes the node by its
+                // visits and virtual loss.
+                tree.node(id).remove_virtual_loss(self.virtual_loss);
                 expand::attach_children(tree, id, pos, self.cfg, scratch);
             }
             for (slot, id) in stopped.drain(..) {
                 match self.descend_slot(tree, ctx, batch, slot, Some(id)) {
                     Stop::Ended(outcome) => batch.ends[slot] = outcome,
-                    Stop::Expand(id) => batch.stopped.push((slot, id)),
+                    Stop::Expand(id) => self.stop_at(tree, batch, slot, id),
                 }
             }
         }
@@ -166,11 +169,28 @@ impl<G: Game> Shared<'_, G> {
         }
     }
 
+    /// Files the descent in slot `slot` as stopped at node `id`, which it
+    /// claimed for expansion. The node carries the descent's virtual loss
+    /// meanwhile (`uct::descend` adds a node's own only when the descent
+    /// goes on below it), so the batch's later descents, and other
+    /// threads', turn away from it instead of ending there one after
+    /// another.
+    fn stop_at(&self, tree: &Tree<G::Move>, batch: &mut Batch<G>, slot: usize, id: NodeId) {
+        tree.node(id).add_virtual_loss(self.virtual_loss);
+        batch.stopped.push((slot, id));
+    }
+
     /// Expands node `id`, claimed by the descent in slot `slot`, there and
-    /// then.
+    /// then. While its priors are made the node carries the descent's
+    /// virtual loss, as a stopped one does ([`Self::stop_at`]), so other
+    /// threads turn away from it (one thread reads nothing meanwhile: its
+    /// seeded searches are unchanged).
     fn expand_now(&self, tree: &Tree<G::Move>, batch: &mut Batch<G>, slot: usize, id: NodeId) {
         let (pos, scratch) = (&batch.positions[slot], &mut batch.scratch);
+        let node = tree.node(id);
+        node.add_virtual_loss(self.virtual_loss);
         expand::prepare_noisy_children(pos, self.sim, self.cfg, id, scratch);
+        node.remove_virtual_loss(self.virtual_loss);
         expand::attach_children(tree, id, pos, self.cfg, scratch);
     }
 

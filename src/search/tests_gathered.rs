@@ -6,7 +6,8 @@ use super::tests::{playouts, run};
 use super::tests_leaf_values::leaves_hold_their_evaluation;
 use super::*;
 use crate::game::amazons::{Move, Position};
-use crate::sim::amazons_rollout::EvalSimulator;
+use crate::game::Game;
+use crate::sim::amazons_rollout::{random_positions, EvalSimulator};
 use crate::sim::{LeafStats, Prior, PriorsJob, Simulator};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -20,6 +21,10 @@ struct Gathering {
     most: AtomicU64,
     /// `priors` calls (a widened node's moves evaluated again).
     single: AtomicU64,
+    /// Leaves simulated.
+    simulated: AtomicU64,
+    /// What it answers to `priors_are_leaf_values`, negated.
+    simulates_leaves: bool,
 }
 
 impl Simulator<Position> for Gathering {
@@ -28,6 +33,8 @@ impl Simulator<Position> for Gathering {
     }
 
     fn simulate(&self, leaves: &[Position], n: u32, seed: u64, out: &mut [LeafStats]) {
+        self.simulated
+            .fetch_add(leaves.len() as u64, Ordering::Relaxed);
         EvalSimulator.simulate(leaves, n, seed, out);
     }
 
@@ -50,7 +57,7 @@ impl Simulator<Position> for Gathering {
     }
 
     fn priors_are_leaf_values(&self) -> bool {
-        true
+        !self.simulates_leaves
     }
 }
 
@@ -59,7 +66,18 @@ fn gathered_search(
     threads: usize,
     iterations: u64,
 ) -> (Search<Position>, Arc<Gathering>) {
-    let sim = Arc::new(Gathering::default());
+    let start = Position::new(6).unwrap();
+    search_from(start, Gathering::default(), leaves, threads, iterations)
+}
+
+fn search_from(
+    start: Position,
+    sim: Gathering,
+    leaves: usize,
+    threads: usize,
+    iterations: u64,
+) -> (Search<Position>, Arc<Gathering>) {
+    let sim = Arc::new(sim);
     let config = SearchConfig {
         early_stop: false,
         widening: Some(Widening::default()),
@@ -69,7 +87,7 @@ fn gathered_search(
         ..SearchConfig::default()
     };
     let mut s = Search::new(config, sim.clone());
-    s.set_position(&Position::new(6).unwrap());
+    s.set_position(&start);
     let info = run(&mut s, playouts(iterations));
     assert_eq!(info.playouts, iterations);
     (s, sim)
@@ -109,6 +127,34 @@ fn a_batch_asks_for_its_expansions_priors_together() {
     assert_eq!(jobs + 1, expanded_nodes(&s));
     let checked = leaves_hold_their_evaluation(&s.trees[0], Position::new(6).unwrap());
     assert!(checked > 10, "{checked} nodes visited exactly once");
+    // A stopped node carries its descent's virtual loss, so no later
+    // descent of the batch ends on it as a leaf to simulate.
+    assert_eq!(sim.simulated.load(Ordering::Relaxed), 0);
+}
+
+/// Leaves simulated among terminal ones (an ending, without leaf values):
+/// each backs up its own position's result, wherever its slot was.
+#[test]
+fn gathered_leaves_back_up_their_own_simulations() {
+    let ending = random_positions(6, 200, 9)
+        .unwrap()
+        .into_iter()
+        .find(|pos| {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            pos.outcome().is_none() && (4..12).contains(&moves.len())
+        })
+        .unwrap();
+    let sim = Gathering {
+        simulates_leaves: true,
+        ..Gathering::default()
+    };
+    let (s, sim) = search_from(ending.clone(), sim, 8, 1, 2000);
+    assert!(sim.simulated.load(Ordering::Relaxed) > 100);
+    let checked = leaves_hold_their_evaluation(&s.trees[0], ending);
+    assert!(checked > 10, "{checked} nodes visited exactly once");
+    // And every path was backed up: no virtual loss is left.
+    expanded_nodes(&s);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The Amazons engine's evaluator on the GPU: the same leaf values and
 //! expansion priors as [`EvalSimulator`], computed by the kernel in
-//! batches — all the children of a node in one launch at expansion, a
-//! search thread's batch of leaves in another. Batches smaller than
+//! batches — all the children of a search thread's batch of expansions
+//! in one launch (`priors_batch`), or of one node (`priors`), a batch of
+//! leaves in another. Batches smaller than
 //! [`GPU_MIN_BATCH`] stay on the CPU, where one evaluation costs less than
 //! a launch's round trip; so does everything after a GPU error (logged
 //! once).
@@ -27,8 +28,9 @@ use std::time::Instant;
 /// copies cost some microseconds, a CPU evaluation about two.
 pub const GPU_MIN_BATCH: usize = 32;
 
-/// Most evaluators opened: each holds a stream and about 230 KB of pinned
-/// host memory, and more threads than this share them.
+/// Most evaluators opened: each holds a stream and pinned host memory
+/// grown to its largest batch (48 bytes a position: about 0.8 MB for a
+/// batch of 8 opening expansions), and more threads than this share them.
 pub const MAX_LANES: usize = 32;
 
 /// [`EvalSimulator`] with its batches on one GPU.
