@@ -106,9 +106,10 @@ impl<G: Game> Shared<'_, G> {
 
     /// [`Self::select`] for a simulator that batches its priors: every
     /// descent first (each keeps its virtual loss on its path and on the
-    /// node it stopped at, so the others spread out), the expansions they stopped at in one
-    /// [`crate::sim::Simulator::priors_batch`], then those descents go on
-    /// below their node, and so on until every descent has ended.
+    /// node it stopped at, so the others spread out), the expansions they
+    /// stopped at in one [`crate::sim::Simulator::priors_batch`], then
+    /// those descents go on below their node, and so on until every
+    /// descent has ended.
     fn select_gathering(
         &self,
         tree: &Tree<G::Move>,
