@@ -255,32 +255,13 @@ impl Simulator<Position> for GpuEvalSimulator {
     }
 
     fn priors(&self, pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
-        // The children are packed straight into the pinned buffer from the
-        // parent's sets (`ChildPacker`: no position is made), and whether
-        // each is finished is noted there for the read.
-        let fill = |host: &mut [u64]| {
-            let packer = ChildPacker::new(pos);
-            let mut finished = Vec::with_capacity(moves.len());
-            for (words, &mv) in host.chunks_exact_mut(WORDS).zip(moves) {
-                let (child, over) = packer.child(mv);
-                finished.push(over);
-                words.copy_from_slice(&child);
-            }
-            finished
-        };
-        let done = self.on_gpu(moves.len(), fill, |pairs, finished| {
-            out.clear();
-            for (&over, pair) in finished.iter().zip(pairs.chunks(2)) {
-                out.push(mover_prior(over, pair));
-            }
-        });
-        if done.is_none() {
-            self.cpu.priors(pos, moves, out);
-        }
+        self.priors_batch(&mut [PriorsJob { pos, moves, out }]);
     }
 
     fn priors_batch(&self, jobs: &mut [PriorsJob<'_, Position>]) {
-        // Every job's children in one launch, packed job after job.
+        // Every job's children in one launch, packed job after job straight
+        // into the pinned buffer from each parent's sets (`ChildPacker`: no
+        // position is made), with whether each is finished for the read.
         let count = jobs.iter().map(|job| job.moves.len()).sum();
         let fill = |host: &mut [u64]| pack_children(jobs, host);
         let mut priors = Vec::with_capacity(count);
