@@ -103,6 +103,12 @@ pub struct Cli {
     #[arg(long, value_name = "PLAYOUTS", default_value_t = crate::search::RAVE_EQUIV, value_parser = parse_rave_equiv)]
     pub rave_equiv: f64,
 
+    /// UCB exploration coefficient c in c·sqrt(ln N / (n + 1)), added to
+    /// each move's RAVE blend in the tree; 0 leaves the choice to RAVE and
+    /// the priors (michi). A tuning knob.
+    #[arg(long, value_name = "C", default_value_t = crate::search::EXPLORATION, value_parser = parse_exploration)]
+    pub exploration: f64,
+
     /// Keep searching on the opponent's time; the subtree of the move
     /// actually played is kept for the next move.
     #[arg(long)]
@@ -181,9 +187,18 @@ fn search_config(cli: &Cli, seed: u64) -> SearchConfig {
         seed,
         resign_threshold: (cli.resign_threshold > 0.0).then_some(cli.resign_threshold),
         rave_equiv: cli.rave_equiv,
+        exploration: cli.exploration,
         virtual_loss: cli.virtual_loss,
         ..SearchConfig::default()
     }
+}
+
+fn parse_exploration(s: &str) -> Result<f64, String> {
+    let x: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if !(0.0..=10.0).contains(&x) {
+        return Err("must be at least 0 and at most 10".into());
+    }
+    Ok(x)
 }
 
 fn parse_rave_equiv(s: &str) -> Result<f64, String> {

@@ -38,6 +38,13 @@ fn virtual_loss_reaches_the_search() {
 }
 
 #[test]
+fn exploration_reaches_the_search() {
+    assert_eq!(config(&[]).exploration, crate::search::EXPLORATION);
+    assert_eq!(config(&["--exploration", "0"]).exploration, 0.0);
+    assert_eq!(config(&["--exploration", "0.5"]).exploration, 0.5);
+}
+
+#[test]
 fn rave_equiv_reaches_the_search() {
     assert_eq!(config(&[]).rave_equiv, crate::search::RAVE_EQUIV);
     assert_eq!(config(&["--rave-equiv", "500"]).rave_equiv, 500.0);

@@ -58,7 +58,7 @@ mod tests_widen;
 mod toy;
 
 pub use config::{
-    Limits, SearchConfig, Widening, MAX_VIRTUAL_LOSS, RAVE_EQUIV, RAVE_EQUIV_RANGE,
+    Limits, SearchConfig, Widening, EXPLORATION, MAX_VIRTUAL_LOSS, RAVE_EQUIV, RAVE_EQUIV_RANGE,
     VIRTUAL_LOSS_CAP,
 };
 pub use info::{Candidate, Decision, SearchInfo};
