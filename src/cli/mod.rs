@@ -105,9 +105,10 @@ pub struct Cli {
 
     /// UCB exploration coefficient c in c·sqrt(ln N / (n + 1)), added to
     /// each move's RAVE blend in the tree; 0 leaves the choice to RAVE and
-    /// the priors (michi). A tuning knob.
-    #[arg(long, value_name = "C", default_value_t = crate::search::EXPLORATION, value_parser = parse_exploration)]
-    pub exploration: f64,
+    /// the priors (michi). Default: the game's (0 for Go on 13 lines and
+    /// more, else 0.2). A tuning knob.
+    #[arg(long, value_name = "C", value_parser = parse_exploration)]
+    pub exploration: Option<f64>,
 
     /// Keep searching on the opponent's time; the subtree of the move
     /// actually played is kept for the next move.

@@ -39,9 +39,9 @@ fn virtual_loss_reaches_the_search() {
 
 #[test]
 fn exploration_reaches_the_search() {
-    assert_eq!(config(&[]).exploration, crate::search::EXPLORATION);
-    assert_eq!(config(&["--exploration", "0"]).exploration, 0.0);
-    assert_eq!(config(&["--exploration", "0.5"]).exploration, 0.5);
+    assert_eq!(config(&[]).exploration, None);
+    assert_eq!(config(&["--exploration", "0"]).exploration, Some(0.0));
+    assert_eq!(config(&["--exploration", "0.5"]).exploration, Some(0.5));
 }
 
 #[test]

@@ -167,6 +167,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// The UCB exploration coefficient the search should use on this game
+    /// (`search::SearchConfig::exploration`) when none is set; `None`
+    /// keeps the search's default.
+    fn exploration(&self) -> Option<f64> {
+        None
+    }
+
     /// Zobrist hash of the position, including the side to move.
     fn hash(&self) -> u64;
 

@@ -24,7 +24,11 @@ pub const RAVE_EQUIV_RANGE: std::ops::RangeInclusive<f64> = 0.0..=1e12;
 
 /// UCB exploration coefficient c in c·sqrt(ln N / (n + 1)). Michi uses 0 and
 /// relies on RAVE and priors; a small term keeps the search from freezing a
-/// move out on one unlucky loss when the game gives no priors.
+/// move out on one unlucky loss when the game gives no priors. A game may
+/// ask for another (`Game::exploration`): Go on 13 lines and more uses 0,
+/// because with this term the root of a 13x13 search stayed nearly flat
+/// over its ~170 moves and lost 26 of 30 games to GNU Go where 0 won 25
+/// (`docs/go-big-boards.md`).
 pub const EXPLORATION: f64 = 0.2;
 
 /// First-play urgency: the value of a child with no visits, no AMAF data and
@@ -202,8 +206,9 @@ pub struct SearchConfig {
     pub expand_after_visits: u64,
     /// See [`RAVE_EQUIV`]; 0 disables RAVE.
     pub rave_equiv: f64,
-    /// See [`EXPLORATION`].
-    pub exploration: f64,
+    /// See [`EXPLORATION`]. `None`: the root position's game says
+    /// (`Game::exploration`), else [`EXPLORATION`]; a run resolves it.
+    pub exploration: Option<f64>,
     /// See [`FIRST_PLAY_URGENCY`].
     pub first_play_urgency: f64,
     /// See [`PRIOR_EVEN_VISITS`].
@@ -274,6 +279,14 @@ impl SearchConfig {
     }
 }
 
+impl SearchConfig {
+    /// The UCB exploration coefficient in use: the one set, else
+    /// [`EXPLORATION`] (a run sets the game's before it starts).
+    pub fn exploration(&self) -> f64 {
+        self.exploration.unwrap_or(EXPLORATION)
+    }
+}
+
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
@@ -289,7 +302,7 @@ impl Default for SearchConfig {
             resign_min_visits: RESIGN_MIN_VISITS,
             expand_after_visits: EXPAND_AFTER_VISITS,
             rave_equiv: RAVE_EQUIV,
-            exploration: EXPLORATION,
+            exploration: None,
             first_play_urgency: FIRST_PLAY_URGENCY,
             prior_even_visits: PRIOR_EVEN_VISITS,
             early_stop: true,

@@ -194,11 +194,23 @@ impl<G: Game> Search<G> {
             self.last_run = RunCounters::default();
             return self.info();
         }
+        // The exploration the config leaves to the game, settled once a run.
+        let resolved;
+        let cfg = match self.config.exploration {
+            Some(_) => &self.config,
+            None => {
+                resolved = SearchConfig {
+                    exploration: root_pos.exploration(),
+                    ..self.config.clone()
+                };
+                &resolved
+            }
+        };
         let shared = Shared {
             states,
             root_pos,
             sim: self.sim.as_ref(),
-            cfg: &self.config,
+            cfg,
             weight: self.config.playouts_per_leaf.max(1),
             virtual_loss: self.config.virtual_loss_per_leaf(),
             filter: self.filter.as_deref(),

@@ -583,7 +583,7 @@ fn urgency_is_michis_rave_blend() {
             } else {
                 own
             };
-            blend + cfg.exploration * (ln_parent / (n + 1.0)).sqrt()
+            blend + cfg.exploration() * (ln_parent / (n + 1.0)).sqrt()
         };
         let got = uct::urgency(&node, ln_parent, &cfg);
         assert!((got - want).abs() < 1e-9, "{got} vs {want}");

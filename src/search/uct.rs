@@ -130,8 +130,9 @@ pub(super) fn urgency<M>(child: &Node<M>, ln_parent: f64, cfg: &SearchConfig) ->
     if child.bias_milli != 0 {
         value += child.bias() / (n + 1.0);
     }
-    if cfg.exploration > 0.0 {
-        value += cfg.exploration * (ln_parent / (n + 1.0)).sqrt();
+    let exploration = cfg.exploration();
+    if exploration > 0.0 {
+        value += exploration * (ln_parent / (n + 1.0)).sqrt();
     }
     value
 }
