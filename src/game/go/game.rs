@@ -79,7 +79,7 @@ impl Game for Position {
 
     /// No UCB term on 13 lines and more: the tree's choice there is left
     /// to RAVE and the big-board priors. With the search's default (0.2)
-    /// a 13x13 root stayed nearly flat over its moves, the best taking 1–5%
+    /// a 13x13 root stayed nearly flat over its moves, the best taking 1–10%
     /// of 20,000 playouts, and the engine won 4 of 30 games against GNU Go
     /// level 10 where 0 won 25 (10,000 playouts a move, the same seeds;
     /// `docs/go-big-boards.md`). 9x9 keeps the default it was measured with.
