@@ -17,6 +17,7 @@ use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser};
 pub use commands::{BenchArgs, BookArgs, BuildArgs, Command, PolicyArg, SolveArgs};
 use gpu::{BackendArg, GpuPolicyArg};
+use std::ops::RangeInclusive;
 use std::time::Duration;
 
 #[derive(Parser, Debug)]
@@ -195,19 +196,19 @@ fn search_config(cli: &Cli, seed: u64) -> SearchConfig {
 }
 
 fn parse_exploration(s: &str) -> Result<f64, String> {
-    let x: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
-    if !(0.0..=10.0).contains(&x) {
-        return Err("must be at least 0 and at most 10".into());
-    }
-    Ok(x)
+    parse_number_within(s, crate::search::EXPLORATION_RANGE)
 }
 
 fn parse_rave_equiv(s: &str) -> Result<f64, String> {
+    parse_number_within(s, crate::search::RAVE_EQUIV_RANGE)
+}
+
+/// A number in `range`, or the error clap prints (exit 2).
+fn parse_number_within(s: &str, range: RangeInclusive<f64>) -> Result<f64, String> {
     let x: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
-    let range = crate::search::RAVE_EQUIV_RANGE;
     if !range.contains(&x) {
         return Err(format!(
-            "must be at least {} and at most {:e}",
+            "must be at least {} and at most {}",
             range.start(),
             range.end()
         ));

@@ -30,6 +30,8 @@ pub const RAVE_EQUIV_RANGE: std::ops::RangeInclusive<f64> = 0.0..=1e12;
 /// over its ~170 moves and lost 26 of 30 games to GNU Go where 0 won 25
 /// (`docs/go-big-boards.md`).
 pub const EXPLORATION: f64 = 0.2;
+/// The explorations a user may set (`--exploration`).
+pub const EXPLORATION_RANGE: std::ops::RangeInclusive<f64> = 0.0..=10.0;
 
 /// First-play urgency: the value of a child with no visits, no AMAF data and
 /// no prior. 1.0 means "try every move once before revisiting any".

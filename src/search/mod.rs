@@ -58,8 +58,8 @@ mod tests_widen;
 mod toy;
 
 pub use config::{
-    Limits, SearchConfig, Widening, EXPLORATION, MAX_VIRTUAL_LOSS, RAVE_EQUIV, RAVE_EQUIV_RANGE,
-    VIRTUAL_LOSS_CAP,
+    Limits, SearchConfig, Widening, EXPLORATION, EXPLORATION_RANGE, MAX_VIRTUAL_LOSS, RAVE_EQUIV,
+    RAVE_EQUIV_RANGE, VIRTUAL_LOSS_CAP,
 };
 pub use info::{Candidate, Decision, SearchInfo};
 pub use search::{Report, Search};
