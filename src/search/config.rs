@@ -279,9 +279,7 @@ impl SearchConfig {
             .unwrap_or(self.playouts_per_leaf.min(VIRTUAL_LOSS_CAP))
             .max(1)
     }
-}
 
-impl SearchConfig {
     /// The UCB exploration coefficient in use: the one set, else
     /// [`EXPLORATION`] (a run sets the game's before it starts).
     pub fn exploration(&self) -> f64 {

@@ -5,10 +5,6 @@ use super::zobrist::{KEYS, WHITE_TO_MOVE};
 use super::{Move, Point, Position};
 use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome, OwnershipSums};
 
-/// Boards of this many lines and more search without a UCB term
-/// ([`Game::exploration`]); the big-board priors start at the same size.
-const BIG_BOARD_EXPLORATION_LINES: usize = 13;
-
 impl Game for Position {
     type Move = Move;
 
@@ -84,7 +80,7 @@ impl Game for Position {
     /// level 10 where 0 won 25 (10,000 playouts a move, the same seeds;
     /// `docs/go-big-boards.md`). 9x9 keeps the default it was measured with.
     fn exploration(&self) -> Option<f64> {
-        (self.size() >= BIG_BOARD_EXPLORATION_LINES).then_some(0.0)
+        (self.size() >= super::BIG_BOARD_LINES).then_some(0.0)
     }
 
     /// Stones, side to move and the simple-ko point.

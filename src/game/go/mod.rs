@@ -28,6 +28,11 @@ pub(crate) mod tests_judged;
 #[cfg(test)]
 mod tests_props;
 
+/// Boards of this many lines and more are big boards: they get the
+/// big-board priors (`sim::go_rollout::priors`) and search without a UCB
+/// term ([`crate::game::Game::exploration`]).
+pub const BIG_BOARD_LINES: usize = 13;
+
 pub use display::column_letter;
 pub use handicap::fixed_handicap;
 pub use position::Position;

@@ -4,7 +4,7 @@
 //! and early first/second-line moves in empty areas add virtual losses.
 //! Values are from the mover's point of view.
 //!
-//! Boards of [`BIG_BOARD`] lines and more also get a progressive bias
+//! Boards of [`BIG_BOARD_LINES`] lines and more also get a progressive bias
 //! (`Prior::bias`) from the same knowledge, a stronger penalty for lonely
 //! first/second-line moves in the opening and a bonus for the third and
 //! fourth lines there: MoGo, Fuego and Pachi all play the big board's
@@ -15,7 +15,7 @@
 use super::ladder::LadderReader;
 use super::patterns;
 use crate::game::go::board::{other, stone, Board, BLACK, EMPTY, MAX_CELLS, WHITE};
-use crate::game::go::{Move, Position};
+use crate::game::go::{Move, Position, BIG_BOARD_LINES};
 use crate::game::Game;
 use crate::sim::Prior;
 
@@ -49,8 +49,6 @@ const PRIOR_EARLY_PASS: f32 = 30.0;
 
 // ---- Big boards only ----
 
-/// Boards with at least this many lines get the big-board knowledge.
-const BIG_BOARD: usize = 13;
 /// Progressive bias per net virtual win of a move's prior (its virtual
 /// wins minus half its virtual visits): a capture of a chain (+15 net)
 /// starts 0.3 above its siblings, a lonely edge move (-20 net) 0.4 below.
@@ -83,7 +81,7 @@ pub(super) fn priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
     let open = moves.iter().filter(|&&mv| mv != Move::Pass).count();
     let early = 2 * open > board.size() * board.size() && pos.last_move() != Some(Move::Pass);
     let size = board.size();
-    let big = size >= BIG_BOARD;
+    let big = size >= BIG_BOARD_LINES;
     let stones = size * size - board.empty_count();
     let opening = big && stones * OPENING_STONE_DIVISOR < size * size;
     for &mv in moves {
