@@ -41,6 +41,8 @@ mod tests_bias;
 #[cfg(test)]
 mod tests_colour;
 #[cfg(test)]
+mod tests_exploration;
+#[cfg(test)]
 mod tests_gathered;
 #[cfg(test)]
 mod tests_go;

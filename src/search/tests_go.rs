@@ -50,32 +50,3 @@ fn without_judging_two_passes_are_tromp_taylor() {
     let pass = info.candidates.iter().find(|c| c.mv == Move::Pass);
     assert!(pass.is_none_or(|c| c.winrate == 0.0), "pass: {pass:?}");
 }
-
-/// The root's visits per move after a seeded one-thread search of the
-/// empty `size` board with `exploration` set (`None`: the game's).
-fn root_visits(size: usize, exploration: Option<f64>) -> Vec<(Move, u64)> {
-    let pos = Position::new(size, 7.5).unwrap();
-    let config = SearchConfig {
-        exploration,
-        seed: 7,
-        early_stop: false,
-        ..SearchConfig::default()
-    };
-    let mut s = search(config, &pos);
-    let info = run(&mut s, playouts(3000));
-    let mut visits: Vec<_> = info.candidates.iter().map(|c| (c.mv, c.visits)).collect();
-    visits.sort_by_key(|&(mv, _)| pos.move_index(mv));
-    visits
-}
-
-#[test]
-fn big_boards_search_without_the_ucb_term_unless_one_is_set() {
-    // 13x13: the game's choice is 0, and an explicit 0.2 searches otherwise.
-    let game = root_visits(13, None);
-    assert_eq!(game, root_visits(13, Some(0.0)));
-    assert_ne!(game, root_visits(13, Some(EXPLORATION)));
-    // 9x9 keeps the search's default.
-    let game = root_visits(9, None);
-    assert_eq!(game, root_visits(9, Some(EXPLORATION)));
-    assert_ne!(game, root_visits(9, Some(0.0)));
-}

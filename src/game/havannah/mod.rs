@@ -41,7 +41,7 @@ pub mod reference;
 #[cfg(test)]
 mod tests;
 
-pub use position::{DoubleThreat, Position};
+pub use position::{DoubleThreat, Position, HAVANNAH_EXPLORATION};
 
 /// Cells on the largest board (side 10): a size for fixed per-cell arrays.
 pub const MAX_CELLS: usize = geometry::MAX_CELLS;
