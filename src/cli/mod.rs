@@ -107,7 +107,7 @@ pub struct Cli {
     /// UCB exploration coefficient c in c·sqrt(ln N / (n + 1)), added to
     /// each move's RAVE blend in the tree; 0 leaves the choice to RAVE and
     /// the priors (michi). Default: the game's (0 for Go on 13 lines and
-    /// more, else 0.2). A tuning knob.
+    /// more, 0.1 for Havannah, else 0.2). A tuning knob.
     #[arg(long, value_name = "C", value_parser = parse_exploration)]
     pub exploration: Option<f64>,
 

@@ -28,7 +28,8 @@ pub const RAVE_EQUIV_RANGE: std::ops::RangeInclusive<f64> = 0.0..=1e12;
 /// ask for another (`Game::exploration`): Go on 13 lines and more uses 0,
 /// because with this term the root of a 13x13 search stayed nearly flat
 /// over its ~170 moves and lost 26 of 30 games to GNU Go where 0 won 25
-/// (`docs/go-big-boards.md`).
+/// (`docs/go-big-boards.md`); Havannah uses 0.1, which won 83 of 100
+/// against Castro where this term won 59 (`docs/havannah-strength.md`).
 pub const EXPLORATION: f64 = 0.2;
 /// The explorations a user may set (`--exploration`).
 pub const EXPLORATION_RANGE: std::ops::RangeInclusive<f64> = 0.0..=10.0;

@@ -3,8 +3,8 @@
 
 use super::tests::{playouts, run, search};
 use super::*;
-use crate::game::havannah::HAVANNAH_EXPLORATION;
-use crate::game::{go, havannah};
+use crate::game::go;
+use crate::game::havannah::{self, HAVANNAH_EXPLORATION};
 use crate::sim::Rollout;
 
 /// The root's visits per move after a seeded one-thread search of `pos`
@@ -39,6 +39,8 @@ fn big_go_boards_search_without_the_ucb_term_unless_one_is_set() {
 
 #[test]
 fn havannah_searches_with_its_own_ucb_term() {
+    // Without swap the root is the 169 cells alone, as in a match
+    // (`scripts/match --swap off`).
     let mut pos = havannah::Position::new(8).unwrap();
     pos.set_swap_allowed(false);
     let game = root_visits(&pos, None);

@@ -473,12 +473,14 @@ impl Game for Position {
         self.outcome
     }
 
-    /// Half the search's default UCB term: among a side-8 board's 169 cells,
-    /// whose RAVE values lie close together, the default's 0.2 spread the
-    /// playouts too thin. At 10,000 simulations a move against Castro, the
-    /// same seeds, 0.1 won 83 of 100 games and 0 won 82 where 0.2 won 59
-    /// (docs/havannah-strength.md); 0.1 keeps a term to correct early
-    /// misjudgements at the larger counts of a timed search.
+    /// Half the search's default UCB term, as on big Go boards, where the
+    /// default kept a root of ~170 moves with close RAVE values flat (a
+    /// side-8 board has 169 cells; its root spread was not measured). At
+    /// 10,000 simulations a move against Castro, side 8, the same seeds, 0.1
+    /// won 83 of 100 games and 0 won 82 where 0.2 won 59
+    /// (docs/havannah-strength.md). Every side gets it; only side 8 was
+    /// measured. 0.1 rather than 0 keeps a term that can correct an early
+    /// misjudgement at the larger counts of a timed search.
     fn exploration(&self) -> Option<f64> {
         Some(HAVANNAH_EXPLORATION)
     }
