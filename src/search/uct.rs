@@ -103,9 +103,8 @@ impl LeafResult<'_> {
 /// michi's RAVE blend of the child's own mean (with priors) and its AMAF
 /// mean, plus the child's progressive bias over its own visits plus one,
 /// plus a small UCB term (`cfg.exploration()`: a run's config holds the
-/// game's, none for Go on 13 lines and more, so call this with the run's
-/// config, not the search's unresolved one). Playouts in flight count as
-/// losses.
+/// game's value, `Game::exploration`, so call this with the run's config,
+/// not the search's unresolved one). Playouts in flight count as losses.
 /// `ln_parent` is ln(max(1, the parent's visits)), the same for every
 /// child.
 pub(super) fn urgency<M>(child: &Node<M>, ln_parent: f64, cfg: &SearchConfig) -> f64 {
