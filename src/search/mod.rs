@@ -20,6 +20,7 @@ pub mod config;
 mod expand;
 mod info;
 mod noise;
+mod refine;
 mod root;
 #[allow(clippy::module_inception)]
 mod search;
@@ -48,6 +49,8 @@ mod tests_gathered;
 mod tests_go;
 #[cfg(test)]
 mod tests_leaf_values;
+#[cfg(test)]
+mod tests_refine;
 #[cfg(test)]
 mod tests_root;
 #[cfg(test)]
