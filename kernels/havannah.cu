@@ -232,6 +232,28 @@ struct HexBoard {
         return -1;
     }
 
+    // The CPU's `Position::bridge_reply`: when the stone at `intruder`
+    // took one of the two cells between two c stones that are not
+    // neighbours of each other (a bridge), the other cell, if empty: the
+    // first in neighbour order; -1 if none. Neighbours d - 1 and d + 1 of a
+    // cell are the two whose common cells are it and neighbour d.
+    __device__ int bridge_reply(int intruder, u8 c) {
+        if (intruder < 0) return -1;
+        bool f[6];
+        int friends = 0;
+        for (int d = 0; d < 6; ++d) {
+            int q = nbr_table[intruder * 6 + d];
+            f[d] = q >= 0 && color[q] == c;
+            friends += f[d];
+        }
+        if (friends < 2) return -1;
+        for (int d = 0; d < 6; ++d) {
+            int q = nbr_table[intruder * 6 + d];
+            if (f[(d + 5) % 6] && f[(d + 1) % 6] && q >= 0 && color[q] == HEX_EMPTY) return q;
+        }
+        return -1;
+    }
+
     // The first cell, in cell order, where c wins; -1 if none.
     __device__ int winning_cell(u8 c) {
         for (int p = 0; p < C; ++p)
@@ -252,12 +274,13 @@ __host__ __device__ constexpr u32 hex_shared_bytes() {
 }
 
 // SHARED: each thread's board in dynamic shared memory (see go.cu).
-// TACTICAL: the CPU engine's tactical policy (src/sim/havannah_tactics.rs),
-// move for move: the first move takes a cell where the mover wins, else
-// one where the opponent wins (whole board, cell order); later moves test
-// only the empty neighbours of the mover's last stone (its wins), then of
-// the opponent's last stone (its threats to block); otherwise a uniform
-// pick. The empty list, its swap-removal and the random draws (one per
+// TACTICAL: the CPU engine's playout policy (src/sim/havannah_tactics.rs
+// `bridge_rollout`), move for move: the first move takes a cell where the
+// mover wins, else one where the opponent wins (whole board, cell order);
+// later moves test only the empty neighbours of the mover's last stone
+// (its wins), then of the opponent's last stone (its threats to block);
+// failing those, every move answers an intrusion of the opponent's last
+// stone into one of the mover's bridges; otherwise a uniform pick. The empty list, its swap-removal and the random draws (one per
 // unforced move) are the CPU's, so a playout equals the CPU's from the
 // same stream.
 template <int S, bool COMPRESS, bool SHARED, bool TACTICAL = false>
@@ -302,6 +325,7 @@ __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __res
                     forced = b.win_next_to(last[c - 1], c);
                     if (forced < 0) forced = b.win_next_to(last[(c ^ 3) - 1], c ^ 3);
                 }
+                if (forced < 0) forced = b.bridge_reply(last[(c ^ 3) - 1], c);
                 if (forced >= 0) j = slot[forced];
             }
             first = false;

@@ -192,6 +192,28 @@ __device__ __forceinline__ int hp_win_next_to(HexSlots b, int near, u32 c, const
     return -1;
 }
 
+// HexBoard::bridge_reply (havannah.cu) on the packed board: the empty
+// cell that restores a bridge of colour c the stone at `intruder` took one
+// cell of; -1 if none.
+__device__ __forceinline__ int hp_bridge_reply(HexSlots b, int intruder, u32 c, const short* nbr) {
+    if (intruder < 0) return -1;
+    bool f[6];
+    int friends = 0;
+#pragma unroll
+    for (int d = 0; d < 6; ++d) {
+        int q = nbr[intruder * 6 + d];
+        f[d] = q >= 0 && hp_color(b.at(q)) == c;
+        friends += f[d];
+    }
+    if (friends < 2) return -1;
+#pragma unroll
+    for (int d = 0; d < 6; ++d) {
+        int q = nbr[intruder * 6 + d];
+        if (f[(d + 5) % 6] && f[(d + 1) % 6] && q >= 0 && b.at(q) == 0) return q;
+    }
+    return -1;
+}
+
 // Takes cell p out of the bit set em (a register array: no run-time
 // index).
 template <int NW>
@@ -276,8 +298,9 @@ __host__ __device__ constexpr u32 hex_packed_bytes() {
 // SHARED: each thread's board in dynamic shared memory, interleaved by
 // thread; else in local memory (one contiguous array per thread).
 // TACTICAL: the tactical policy of havannah.cu's hex_playouts (win, else
-// block; the first move on the whole board, later ones next to the last
-// stones), with this kernel's uniform pick. The first move's forced cell
+// block, the first move on the whole board, later ones next to the last
+// stones; else restore an intruded bridge), with this kernel's uniform
+// pick. The first move's forced cell
 // depends on the leaf alone, so thread 0 finds it once per block.
 // blockDim.x must be a multiple of 32.
 template <int S, bool SHARED, bool TACTICAL = false>
@@ -360,6 +383,7 @@ __device__ void hex_packed_playouts(const u8* __restrict__ boards,
                     p = hp_win_next_to(b, mine, c, geometry.nbr, geometry.mask);
                     if (p < 0) p = hp_win_next_to(b, theirs, c ^ 3u, geometry.nbr, geometry.mask);
                 }
+                if (p < 0) p = hp_bridge_reply(b, c == HEX_BLACK ? last_w : last_b, c, geometry.nbr);
                 first = false;
                 if (p >= 0) hp_remove<NW>(em, p);
             }

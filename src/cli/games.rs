@@ -128,10 +128,10 @@ pub const GAMES: &[Registered] = &[
                         crate::sim::Rollout::rollout(p, rng, rec, own)
                     }),
                     ("tactical", &|p, rng, rec, own| {
-                        crate::sim::Rollout::engine_rollout(p, rng, rec, own)
+                        crate::sim::havannah_tactics::tactical_rollout(p, rng, rec, own)
                     }),
                     ("bridge", &|p, rng, rec, own| {
-                        crate::sim::Rollout::search_rollout(p, rng, rec, own)
+                        crate::sim::Rollout::engine_rollout(p, rng, rec, own)
                     }),
                 ],
             )

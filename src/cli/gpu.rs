@@ -58,7 +58,8 @@ pub enum GpuPolicyArg {
     /// distance 2); point-per-thread kernel.
     M2,
     /// Havannah (the default): the CPU engine's tactical policy, a winning
-    /// cell when there is one, else the block of the opponent's.
+    /// cell when there is one, else the block of the opponent's, else the
+    /// restoring of an intruded bridge.
     Tactical,
 }
 

@@ -6,12 +6,11 @@
 //! win check. No swap in playouts.
 //!
 //! This is the uniform kernels' CPU reference (`check-gpu`); the GPU
-//! kernels play, by default, the tactical policy of `havannah_tactics`
-//! ([`Rollout::engine_rollout`]), the CPU engine's search the same plus
-//! bridge restoring ([`Rollout::search_rollout`]), and the tree takes its
-//! priors from there.
+//! kernels and the CPU engine's search play, by default, the tactical
+//! policy with bridge restoring of `havannah_tactics`
+//! ([`Rollout::engine_rollout`]), and the tree takes its priors from there.
 
-use super::havannah_tactics::{bridge_rollout, tactical_priors, tactical_rollout};
+use super::havannah_tactics::{bridge_rollout, tactical_priors};
 use super::{FastRng, PlayoutRecord, PlayoutResult, Prior, Rollout};
 use crate::game::havannah::{Cell, Move, Position, MAX_CELLS};
 use crate::game::{Color, Game, Outcome};
@@ -40,15 +39,6 @@ impl Rollout for Position {
     }
 
     fn engine_rollout(
-        &self,
-        rng: &mut FastRng,
-        record: &mut PlayoutRecord,
-        ownership: &mut [i8],
-    ) -> PlayoutResult {
-        tactical_rollout(self, rng, record, ownership)
-    }
-
-    fn search_rollout(
         &self,
         rng: &mut FastRng,
         record: &mut PlayoutRecord,

@@ -1,11 +1,11 @@
 //! Havannah's tactical playout policies and tree priors. Two levels:
-//! `tactical_rollout` (win, else block), `Rollout::engine_rollout` and the
-//! GPU kernels' policy (`kernels/havannah.cu` `hex_tactical_S` plays it
-//! move for move; the packed kernels with their own uniform pick), and
-//! `bridge_rollout` (the same, then restore an intruded bridge), the CPU
-//! engine's search policy (`Rollout::search_rollout`) since it scored 52%
-//! to 44% against Castro (docs/havannah-strength.md). The uniform fill of
-//! `havannah_rollout` stays available.
+//! `tactical_rollout` (win, else block), and `bridge_rollout` (the same,
+//! then restore an intruded bridge), `Rollout::engine_rollout`: the CPU
+//! engine's search policy since it scored 52% to 44% against Castro
+//! (docs/havannah-strength.md), and the GPU kernels' (`kernels/havannah.cu`
+//! `hex_tactical_S` plays it move for move; the packed kernels with their
+//! own uniform pick). The uniform fill of `havannah_rollout` stays
+//! available.
 //!
 //! Published Havannah programs (Ewalds' Castro, Lorentz's Wanderer) gain
 //! most from two playout rules: play a cell that wins at once when there is
@@ -37,8 +37,7 @@ fn win_next_to(pos: &Position, near: Cell, color: Color) -> Option<Cell> {
 
 /// The tactical playout: win, else block, else a uniform random empty cell.
 /// Same bookkeeping (AMAF record, ownership, result) as the uniform fill.
-/// The GPU kernels' reference policy: what it plays and how it draws
-/// random numbers stay fixed.
+/// (`bench` times it beside the bridge playout.)
 pub fn tactical_rollout(
     start: &Position,
     rng: &mut FastRng,
@@ -52,7 +51,8 @@ pub fn tactical_rollout(
 /// answer an intrusion into one of the mover's bridges by the opponent's
 /// last stone (`Position::bridge_reply`), else uniform random. The random
 /// draws are those of `tactical_rollout` minus the moves the new rule
-/// decides.
+/// decides. The GPU kernels' reference policy: what it plays and how it
+/// draws random numbers stay fixed.
 pub fn bridge_rollout(
     start: &Position,
     rng: &mut FastRng,

@@ -253,8 +253,9 @@ pub trait Rollout: Game {
     /// The policy the CPU engine's search plays
     /// ([`cpu::CpuSimulator::search`]). Defaults to
     /// [`engine_rollout`](Self::engine_rollout); a game whose CPU search
-    /// knows more than its tactical kernels (Havannah's bridge restoring)
-    /// overrides this and keeps `engine_rollout` as their reference.
+    /// knows more than its kernels would override this and keep
+    /// `engine_rollout` as their reference (none does now: Havannah's
+    /// kernels restore bridges as its CPU search does).
     fn search_rollout(
         &self,
         rng: &mut FastRng,

@@ -171,11 +171,13 @@ fn unsupported(game: &'static str, size: usize) -> CudaError {
 const STREAM_PLAYOUTS: u32 = 2000;
 
 /// The cache name of a Havannah reference: the uniform policy keeps the
-/// name it had before there was a second policy.
+/// name it had before there was a second policy, and the tactical one is
+/// named for its bridge restoring, so that a cache of the tactical policy
+/// before it is not read as this one's.
 fn hex_reference_name(rules: &str, side: usize, policy: HexPolicy) -> String {
     match policy {
         HexPolicy::Uniform => format!("{rules}-havannah{side}"),
-        other => format!("{rules}-havannah{side}-{}", other.name()),
+        other => format!("{rules}-havannah{side}-{}-bridge", other.name()),
     }
 }
 

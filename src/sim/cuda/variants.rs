@@ -22,9 +22,9 @@ pub enum HexVariant {
     /// The packed board in local memory (one 2-byte-per-cell array per
     /// thread) instead of shared memory.
     PackedLocal,
-    /// `Compress` playing the tactical policy (win, else block): the CPU
-    /// engine's `engine_rollout` move for move, so its counters equal the
-    /// CPU's from the same streams.
+    /// `Compress` playing the tactical policy (win, else block, else
+    /// restore an intruded bridge): the CPU engine's `engine_rollout` move
+    /// for move, so its counters equal the CPU's from the same streams.
     CompressTactical,
     /// `Packed` playing the tactical policy (its own uniform pick).
     PackedTactical,
@@ -39,7 +39,8 @@ pub enum HexPolicy {
     Uniform,
     /// The CPU engine's policy (`Rollout::engine_rollout`,
     /// `sim::havannah_tactics`): a winning cell, else the opponent's
-    /// winning cell, else uniform.
+    /// winning cell, else the cell that restores a bridge the opponent's
+    /// last stone intruded, else uniform.
     #[default]
     Tactical,
 }
