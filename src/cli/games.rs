@@ -57,11 +57,6 @@ pub struct Kernels {
     /// user who names no backend gets the stronger engine (`--backend
     /// cuda` still plays the kernels).
     pub auto_on_gpu: bool,
-    /// With the GPU backend, search as on the CPU (its threads, one
-    /// playout a leaf, its playout policy) and have the GPUs add
-    /// `--gpu-playouts` playouts to each leaf's value (`search::refine`),
-    /// instead of sending batches of leaves to the kernels.
-    pub refines: bool,
 }
 
 /// What a game with a GPU evaluator adds to the command line.
@@ -103,7 +98,6 @@ pub const GAMES: &[Registered] = &[
                     .map_err(|e| e.to_string())
             },
             auto_on_gpu: true,
-            refines: false,
         }),
         evaluator: None,
         solve: None,
@@ -158,7 +152,6 @@ pub const GAMES: &[Registered] = &[
             // shapes), the CPU search with GPU-refined leaves 13 of 25;
             // docs/havannah-strength.md.
             auto_on_gpu: false,
-            refines: true,
         }),
         evaluator: None,
         solve: None,

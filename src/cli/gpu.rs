@@ -115,7 +115,6 @@ pub fn resolve_backend(
         go_policy,
         hex_policy,
         slots: cuda::tuning::SLOTS_PER_GPU,
-        refine_playouts: None,
     };
     match arg {
         BackendArg::Cpu => Ok(Backend::Cpu),
@@ -406,7 +405,6 @@ where
             go_policy,
             hex_policy,
             slots,
-            ..
         } => cuda::GpuSimulator::<G>::new(gpus, *slots)
             .map(|s| {
                 Box::new(

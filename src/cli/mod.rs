@@ -394,25 +394,12 @@ pub fn main() -> i32 {
     };
     let mut search = search_config(&cli, seed);
     let mut backend = backend;
-    let refines = game.kernels.as_ref().is_some_and(|k| k.refines);
-    if let Backend::Cuda {
-        gpus,
-        slots,
-        refine_playouts,
-        ..
-    } = &mut backend
-    {
-        if refines {
-            // The CPU search's shape stands; the GPUs refine its leaves.
-            *refine_playouts = Some(cli.gpu_playouts.max(1));
-        } else {
-            // Batches of leaves, many playouts each (see GPU_LEAVES_PER_BATCH).
-            search.leaves_per_batch = cli.gpu_leaves as usize;
-            search.playouts_per_leaf = cli.gpu_playouts;
-            let trees = gpu_trees(game, cli.trees);
-            (search.threads, search.trees, *slots) =
-                gpu_search_shape(cli.threads, trees, gpus.len());
-        }
+    if let Backend::Cuda { gpus, slots, .. } = &mut backend {
+        // Batches of leaves, many playouts each (see GPU_LEAVES_PER_BATCH).
+        search.leaves_per_batch = cli.gpu_leaves as usize;
+        search.playouts_per_leaf = cli.gpu_playouts;
+        let trees = gpu_trees(game, cli.trees);
+        (search.threads, search.trees, *slots) = gpu_search_shape(cli.threads, trees, gpus.len());
     }
     let options = EngineOptions {
         search,

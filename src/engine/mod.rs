@@ -36,7 +36,6 @@ where
         go_policy,
         hex_policy,
         slots,
-        refine_playouts,
     } = backend
     {
         let started = std::time::Instant::now();
@@ -51,16 +50,6 @@ where
                     hex_policy.name(),
                     started.elapsed().as_secs_f64()
                 );
-                if let Some(k) = refine_playouts {
-                    tracing::info!(
-                        "the CPU searches; the GPU adds {k} playouts to each leaf's value"
-                    );
-                    return std::sync::Arc::new(crate::sim::refined::RefinedSimulator::new(
-                        cpu_simulator(),
-                        std::sync::Arc::new(sim),
-                        *k,
-                    ));
-                }
                 return std::sync::Arc::new(sim);
             }
             Err(e) => tracing::error!("cannot use the GPU ({e}); playouts run on the CPU"),

@@ -19,11 +19,6 @@ pub enum Backend {
         hex_policy: HexPolicy,
         /// Launch slots per GPU (batches in flight on each).
         slots: usize,
-        /// `Some(k)`: the search runs as on the CPU (its threads, one
-        /// playout a leaf) and the GPUs add `k` playouts to each leaf's
-        /// value (`search::refine`); `None`: batches of leaves go to the
-        /// kernels.
-        refine_playouts: Option<u32>,
     },
 }
 

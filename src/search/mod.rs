@@ -20,7 +20,6 @@ pub mod config;
 mod expand;
 mod info;
 mod noise;
-mod refine;
 mod root;
 #[allow(clippy::module_inception)]
 mod search;
@@ -49,8 +48,6 @@ mod tests_gathered;
 mod tests_go;
 #[cfg(test)]
 mod tests_leaf_values;
-#[cfg(test)]
-mod tests_refine;
 #[cfg(test)]
 mod tests_root;
 #[cfg(test)]

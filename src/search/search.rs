@@ -20,7 +20,6 @@ use super::config::{
     Limits, SearchConfig, EARLY_STOP_CHECK_EVERY, FIRST_BATCH_DIVISOR, UNLIMITED_RUN_BATCH_BUDGET,
 };
 use super::info::{self, Decision, RunCounters, SearchInfo};
-use super::refine::{Refine, REFINERS};
 use super::tree::{NodeId, Tree};
 use super::uct::MoveFilter;
 use super::workers::{wait_and_report, RunState, Shared, Tally};
@@ -207,19 +206,10 @@ impl<G: Game> Search<G> {
                 &resolved
             }
         };
-        // Refining playouts get their own seeds, away from the workers'.
-        let refine = self.sim.refiner().map(|(sim, playouts)| {
-            Refine::new(
-                sim,
-                playouts,
-                self.config.seed ^ REFINE_SEED ^ self.simulations,
-            )
-        });
         let shared = Shared {
             states,
             root_pos,
             sim: self.sim.as_ref(),
-            refine: refine.as_ref(),
             cfg,
             weight: self.config.playouts_per_leaf.max(1),
             virtual_loss: self.config.virtual_loss_per_leaf(),
@@ -259,16 +249,7 @@ impl<G: Game> Search<G> {
                 });
             }
             drop(alive);
-            if let Some(refine) = &refine {
-                for _ in 0..REFINERS {
-                    let trees: Vec<_> = shared.states.iter().map(|s| s.tree).collect();
-                    s.spawn(move || refine.run(&trees));
-                }
-            }
             wait_and_report(&shared, &all_done, report);
-            if let Some(refine) = &refine {
-                refine.finish();
-            }
         });
         self.simulations = shared.tally.simulations.load(Ordering::Relaxed);
         if shared.batch_budget.is_some() {
@@ -276,16 +257,9 @@ impl<G: Game> Search<G> {
         }
         self.last_run = shared.counters();
         drop(shared);
-        if let Some(refine) = refine {
-            let (refined, dropped) = refine.counts();
-            tracing::debug!(refined, dropped, "leaves refined by the second simulator");
-        }
         self.info()
     }
 }
-
-/// Mixed into the refiner's seeds (`super::refine`).
-const REFINE_SEED: u64 = 0x2EF1_4E5E_ED0F_0001;
 
 /// Each tree's share of the node-memory cap.
 fn tree_cap(config: &SearchConfig) -> usize {

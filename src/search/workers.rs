@@ -9,7 +9,6 @@ use super::config::{
     SHARED_TOTALS_EVERY,
 };
 use super::info::{self, RunCounters};
-use super::refine::{Offer, Pending, Refine};
 use super::root;
 use super::search::Report;
 use super::select::Batch;
@@ -95,9 +94,6 @@ pub(super) struct Shared<'a, G: Game> {
     pub(super) states: Vec<RunState<'a, G::Move>>,
     pub(super) root_pos: &'a G,
     pub(super) sim: &'a dyn Simulator<G>,
-    /// Where the simulated leaves go to be refined, if the simulator has a
-    /// refiner (`super::refine`).
-    pub(super) refine: Option<&'a Refine<'a, G>>,
     pub(super) cfg: &'a SearchConfig,
     /// Playouts per leaf.
     pub(super) weight: u32,
@@ -181,7 +177,7 @@ impl<G: Game> Shared<'_, G> {
             0 | 1 => 1,
             _ => SHARED_TOTALS_EVERY,
         };
-        let mut unmerged = 0u64;
+        let mut pending = 0u64;
         // A worker alone on its tree writes the AMAF samples at once, as
         // one thread always did; workers that share it keep the top's
         // (`super::amaf_share`).
@@ -190,7 +186,6 @@ impl<G: Game> Shared<'_, G> {
         // how many leaves it had.
         let mut last_batch = Duration::ZERO;
         let mut last_leaves = 0;
-        let mut pending = Pending::default();
         loop {
             let started = Instant::now();
             let leaves = self.reserve_leaves(last_batch, last_leaves);
@@ -223,21 +218,10 @@ impl<G: Game> Shared<'_, G> {
             {
                 let (playouts, leaves) =
                     self.back_up(state.tree, &mut batch, &mut totals, amaf.as_mut());
-                unmerged += leaves;
-                if unmerged >= flush_every {
+                pending += leaves;
+                if pending >= flush_every {
                     state.tree.totals().merge(&mut totals);
-                    unmerged = 0;
-                }
-                if let Some(refine) = self.refine {
-                    for (i, stats) in batch.stats[..live].iter().enumerate() {
-                        let offer = Offer {
-                            tree: t,
-                            path: batch.paths[i].clone(),
-                            playouts: stats.playouts,
-                            black_wins: stats.black_wins as f64,
-                        };
-                        refine.offer(&mut pending, offer, &batch.positions[i]);
-                    }
+                    pending = 0;
                 }
                 // Release: a check that sees these counts sees the visits
                 // backed up before them (see `check_early_stop`).

@@ -17,7 +17,6 @@ pub mod havannah_frames;
 pub mod havannah_rollout;
 pub mod havannah_tactics;
 pub mod hex_rollout;
-pub mod refined;
 pub mod synthetic;
 
 use crate::game::{Color, Game};
@@ -178,14 +177,6 @@ pub trait Simulator<G: Game>: Send + Sync {
     /// every playout simulator's.
     fn priors_are_leaf_values(&self) -> bool {
         false
-    }
-
-    /// A second simulator that refines the values of this one's leaves,
-    /// and the playouts it adds to each (`search::refine`: a GPU's
-    /// playouts folded into a CPU search's leaves, no visits added). The
-    /// default: none.
-    fn refiner(&self) -> Option<(&dyn Simulator<G>, u32)> {
-        None
     }
 }
 
