@@ -149,8 +149,8 @@ pub const GAMES: &[Registered] = &[
             },
             // 16 threads against Castro on 16, 1 s a move, side 8: the CPU
             // engine won 30 of 40, the GPU engine 1 of 20 (two search
-            // shapes), the CPU search with GPU-refined leaves 13 of 25;
-            // docs/havannah-strength.md.
+            // shapes), the CPU search with GPU-refined leaves 13 of 25
+            // (twice: tactical and bridge playouts); docs/havannah-strength.md.
             auto_on_gpu: false,
         }),
         evaluator: None,
