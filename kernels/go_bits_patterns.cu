@@ -105,12 +105,18 @@ __device__ __forceinline__ u32 gbp_bits32(const GaScratch<N>& scr, int set, int 
 // every add, `chosen` is each point seen so far with probability weight /
 // total, the CPU's uniform pick among candidates pushed with duplicates.
 // (The host check passes a recorder of the weights instead.)
+// `unverified`: the chosen point is an extension the atari walk did not
+// test (see gbp_atari_moves).
 struct GbpPick {
     int chosen;
     u32 total;
-    __device__ __forceinline__ void add(int p, u32 weight, Rng& rng) {
+    bool unverified;
+    __device__ __forceinline__ void add(int p, u32 weight, Rng& rng, bool unchecked = false) {
         total += weight;
-        if (rng.below(total) < weight) chosen = p;
+        if (rng.below(total) < weight) {
+            chosen = p;
+            unverified = unchecked;
+        }
     }
 };
 
@@ -123,9 +129,19 @@ struct GbpPick {
 // there is legal and not self-atari. A string in atari is the flood of one
 // of its stones within its side's atari set (two strings of one colour
 // never touch), so each is seen once, as the CPU's heads list does.
+//
+// The extensions go to `pick` untested (`unverified`): the playout loop
+// tests the one drawn at its single gbp_move_kind call site and, when it is
+// self-atari or suicide, puts it in the exclusion set (the scratch's OPP
+// set, with `excluded` points in it; free until the move's random
+// candidates) and walks again. Drawing among all and drawing again without
+// a rejected point until an accepted one comes is a draw among the
+// accepted ones with their multiplicities, the CPU's distribution. (A
+// second copy of gbp_move_kind here was 659 of the 19x19 kernel's 8,552
+// instructions.)
 template <int N, class Pick>
 __device__ __forceinline__ void gbp_atari_moves(const GaBoard<N>& b, int last, Pick& pick, Rng& rng,
-                                                const GaScratch<N>& scr) {
+                                                const GaScratch<N>& scr, int excluded) {
     typedef Bits<GoGeo<N>::W> B;
     const int S = GoGeo<N>::S;
     // Usually no string at or next to `last` is in atari: the five points
@@ -162,7 +178,8 @@ __device__ __forceinline__ void gbp_atari_moves(const GaBoard<N>& b, int last, P
                               popc(shr(chain, S) & e);
             pick.add(m, pairs, rng);
         }
-        if (l != b.ko && gbp_move_kind<N>(b, l, scr) == 2) pick.add(l, 1, rng);
+        const bool out = excluded > 0 && ((scr.at(scr.OPP, l >> 5) >> (l & 31)) & 1u);
+        if (l != b.ko && !out) pick.add(l, 1, rng, true);
     }
 }
 
@@ -255,7 +272,8 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
     // A lane's state between warp steps: a move to start; pattern
     // candidates to draw from; the random candidates to compute (and draw
     // from); random candidates to draw from.
-    enum { NEW_MOVE, PATTERN, CANDIDATES, RANDOM };
+    // ATARI_AGAIN: the atari walk again, its drawn extension rejected.
+    enum { NEW_MOVE, ATARI_AGAIN, PATTERN, CANDIDATES, RANDOM };
     __shared__ SharedStats head;
     __shared__ u32 tables[5 * G::P];
     const u32 leaf = blockIdx.y;
@@ -296,16 +314,20 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
         bool done = !active || passes >= 2;
         int moves = 0, n = 0, phase = NEW_MOVE;
         u32 pat = 0;  // pattern candidates (PATTERN), as gbp_pattern_moves
+        int excluded = 0;  // extensions rejected this move (gbp_atari_moves)
+        bool unverified = false;
         while (__any_sync(0xFFFFFFFFu, !done)) {
             if (done) continue;
             int p = -1;
-            if (phase == NEW_MOVE) {
+            if (phase == NEW_MOVE || phase == ATARI_AGAIN) {
+                const bool again = phase == ATARI_AGAIN;
                 phase = CANDIDATES;
                 if (last >= 0) {
-                    if (rng.next_f32() < GBP_PROB_ATARI_MOVE) {
-                        GbpPick pick = {-1, 0};
-                        gbp_atari_moves<N>(b, last, pick, rng, scr);
+                    if (again || rng.next_f32() < GBP_PROB_ATARI_MOVE) {
+                        GbpPick pick = {-1, 0, false};
+                        gbp_atari_moves<N>(b, last, pick, rng, scr, excluded);
                         p = pick.chosen;
+                        unverified = pick.unverified;
                     }
                     if (p < 0 && rng.next_f32() < GBP_PROB_PATTERN_MOVE) {
                         pat = gbp_pattern_moves<N>(b, last, scr);
@@ -341,15 +363,24 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
             }
             if (q >= 0) {
                 const B nb = nbrs<N>(onehot<G::W>(q));
-                if (p < 0) {
+                if (p < 0 || unverified) {
                     const int kind = gbp_move_kind<N>(b, q, nb, scr);
-                    // Pattern draws drop every suicide and self-atari;
-                    // random ones (never suicide) self-ataris at a rate.
-                    const bool reject = phase == PATTERN
+                    // Pattern draws and the atari walk's extensions drop
+                    // every suicide and self-atari; random ones (never
+                    // suicide) self-ataris at a rate.
+                    const bool reject = phase == PATTERN || p >= 0
                                             ? kind != 2
                                             : kind == 0 || (kind == 1 && rng.next_f32() < GBP_PROB_REJECT_SELF_ATARI);
                     if (reject) {
-                        if (phase == PATTERN) {
+                        if (p >= 0) {
+                            // An extension: out of the walk's next draw.
+                            if (excluded++ == 0) {
+#pragma unroll
+                                for (int i = 0; i < G::W; ++i) scr.at(scr.OPP, i) = 0;
+                            }
+                            scr.at(scr.OPP, q >> 5) |= 1u << (q & 31);
+                            phase = ATARI_AGAIN;
+                        } else if (phase == PATTERN) {
                             pat &= ~(1u << j);
                             if (pat == 0) phase = CANDIDATES;
                         } else {
@@ -371,6 +402,8 @@ __device__ void go_bits_pattern_playouts(const u8* __restrict__ boards, const Go
             last = p;
             b.turn();
             phase = NEW_MOVE;
+            excluded = 0;
+            unverified = false;
             done = ++moves >= 3 * G::P || passes >= 2;
         }
         gb_finish<N>(b, info.komi2, active, tables, &head, first);
