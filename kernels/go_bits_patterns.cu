@@ -4,7 +4,9 @@
 //
 // Per move, as the CPU does it: when the last move was a play, with
 // probability 0.9 look for atari moves around it (`gbp_atari_moves`: the
-// CPU's `atari_moves` candidates with their multiplicities, one drawn);
+// CPU's `atari_moves` candidates with their multiplicities, one drawn; an
+// own string's extension is tested after the draw, and a rejected one
+// leaves the draw, which is made again);
 // failing that, with probability 0.95 draw among the empty points around
 // the last move that match the 3x3 MoGo table, are not the mover's eye and
 // not the ko point, rejecting (and dropping) a draw that is suicide or
