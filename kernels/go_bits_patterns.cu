@@ -157,31 +157,51 @@ __device__ __forceinline__ void gbp_atari_moves(const GaBoard<N>& b, int last, P
     const B at_last = onehot<GoGeo<N>::W>(last);
     B pending = (at_last | nbrs<N>(at_last)) & (b.aown | b.aopp);
     const B empty = b.empty();
-    while (any(pending)) {
-        const B seed = lowest_set(pending);
-        const bool mine = any(seed & b.aown);
-        const B chain = GaBoard<N>::flood(seed, GaBoard<N>::pick(mine, b.aown, b.aopp));
-        pending = andnot(pending, chain);
-        const B around = nbrs<N>(chain);
-        const int l = select_bit(around & empty, 0);
-        if (!mine) {
-            if (l != b.ko) pick.add(l, 1, rng);
-            continue;
+    // One loop for the strings around `last` and, after an own one, the
+    // opponent strings in atari next to it (`foes`, taken first), so that
+    // the flood, the neighbour set and the liberty are compiled once (the
+    // kernel's pace is its instruction fetch). The candidates reach `pick`
+    // in the order of a loop per kind: an own string's foes, then its
+    // extension (`ext`), then the next string.
+    B chain = {}, foes = {};
+    int ext = -1;
+    for (;;) {
+        if (!any(foes)) {
+            if (ext >= 0) pick.add(ext, 1, rng, true);
+            ext = -1;
+            if (!any(pending)) break;
         }
-        B foes = around & b.aopp;
-        while (any(foes)) {
-            const B e = GaBoard<N>::flood(lowest_set(foes), b.aopp);
-            foes = andnot(foes, e);
-            const int m = select_bit(nbrs<N>(e) & empty, 0);
-            if (m == b.ko) continue;
-            // Adjacent (own, opponent) stone pairs, one direction at a
-            // time; the sentinel column keeps row ends apart.
-            const u32 pairs = popc(shl(chain, 1) & e) + popc(shr(chain, 1) & e) + popc(shl(chain, S) & e) +
-                              popc(shr(chain, S) & e);
-            pick.add(m, pairs, rng);
+        const bool foe = any(foes);
+        const B seed = lowest_set(GaBoard<N>::pick(foe, foes, pending));
+        const bool mine = !foe && any(seed & b.aown);
+        const B s = GaBoard<N>::flood(seed, GaBoard<N>::pick(mine, b.aown, b.aopp));
+        if (foe)
+            foes = andnot(foes, s);
+        else
+            pending = andnot(pending, s);
+        const B around = nbrs<N>(s);
+        const int l = first_bit(around & empty);
+        if (mine) {
+            chain = s;
+            foes = around & b.aopp;
+            const bool out = excluded > 0 && ((scr.at(scr.OPP, l >> 5) >> (l & 31)) & 1u);
+            ext = l != b.ko && !out ? l : -1;
+        } else if (l != b.ko) {
+            // A foe counts once per adjacent (own, opponent) stone pair:
+            // popc(shr(chain, k) & s) = popc(shl(s, k) & chain), so two
+            // shifts a step, one step a direction (the sentinel column
+            // keeps row ends apart).
+            u32 weight = 1;
+            if (foe) {
+                weight = 0;
+#pragma unroll 1
+                for (int d = 0; d < 2; ++d) {
+                    const int k = d == 0 ? 1 : S;
+                    weight += popc(shl(chain, k) & s) + popc(shl(s, k) & chain);
+                }
+            }
+            pick.add(l, weight, rng);
         }
-        const bool out = excluded > 0 && ((scr.at(scr.OPP, l >> 5) >> (l & 31)) & 1u);
-        if (l != b.ko && !out) pick.add(l, 1, rng, true);
     }
 }
 

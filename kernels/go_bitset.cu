@@ -153,6 +153,15 @@ __device__ __forceinline__ Bits<W> lowest_set(const Bits<W>& a) {
     }
     return r;
 }
+// Position of the lowest set bit of a (a != 0; -1 for none): select_bit(a,
+// 0) in a few instructions a word.
+template <int W>
+__device__ __forceinline__ int first_bit(const Bits<W>& a) {
+    int r = -1;
+#pragma unroll
+    for (int i = W - 1; i >= 0; --i) r = a.w[i] != 0u ? 32 * i + __ffs(a.w[i]) - 1 : r;
+    return r;
+}
 // Position of the k-th (0-based) set bit, k < popc(a): the word by counts,
 // then five halvings.
 template <int W>
