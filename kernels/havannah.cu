@@ -280,9 +280,9 @@ __host__ __device__ constexpr u32 hex_shared_bytes() {
 // later moves test only the empty neighbours of the mover's last stone
 // (its wins), then of the opponent's last stone (its threats to block);
 // failing those, every move answers an intrusion of the opponent's last
-// stone into one of the mover's bridges; otherwise a uniform pick. The empty list, its swap-removal and the random draws (one per
-// unforced move) are the CPU's, so a playout equals the CPU's from the
-// same stream.
+// stone into one of the mover's bridges; otherwise a uniform pick. The
+// empty list, its swap-removal and the random draws (one per unforced
+// move) are the CPU's, so a playout equals the CPU's from the same stream.
 template <int S, bool COMPRESS, bool SHARED, bool TACTICAL = false>
 __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __restrict__ leaves,
                              u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {

@@ -300,9 +300,8 @@ __host__ __device__ constexpr u32 hex_packed_bytes() {
 // TACTICAL: the tactical policy of havannah.cu's hex_playouts (win, else
 // block, the first move on the whole board, later ones next to the last
 // stones; else restore an intruded bridge), with this kernel's uniform
-// pick. The first move's forced cell
-// depends on the leaf alone, so thread 0 finds it once per block.
-// blockDim.x must be a multiple of 32.
+// pick. The first move's forced win or block depends on the leaf alone,
+// so thread 0 finds it once per block. blockDim.x must be a multiple of 32.
 template <int S, bool SHARED, bool TACTICAL = false>
 __device__ void hex_packed_playouts(const u8* __restrict__ boards,
                                     const HexLeaf* __restrict__ leaves, u32* __restrict__ stats,

@@ -148,7 +148,7 @@ fn print_playouts(
 fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) -> Result<(), String> {
     let (sim, backend): (Arc<dyn Simulator<G>>, _) = match options.tree_only {
         Some(_) => (Arc::new(SyntheticSimulator::<G>::new()), "synthetic"),
-        None => (Arc::new(CpuSimulator::<G>::search()), "cpu"),
+        None => (Arc::new(CpuSimulator::<G>::engine()), "cpu"),
     };
     let (leaves_per_batch, playouts_per_leaf) = options.tree_only.unwrap_or((1, 1));
     let config = SearchConfig {

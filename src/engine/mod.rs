@@ -21,7 +21,7 @@ pub use options::{Backend, EngineOptions};
 /// The simulator of a game without GPU kernels: the CPU's playouts, with
 /// the engine's policy.
 pub fn cpu_simulator<G: crate::sim::Rollout>() -> std::sync::Arc<dyn crate::sim::Simulator<G>> {
-    std::sync::Arc::new(crate::sim::cpu::CpuSimulator::<G>::search())
+    std::sync::Arc::new(crate::sim::cpu::CpuSimulator::<G>::engine())
 }
 
 /// The simulator for a session of a game with kernels: the GPUs' kernels if the backend says so

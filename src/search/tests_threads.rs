@@ -150,7 +150,7 @@ fn the_havannah_search_with_many_threads_counts_every_playout_in_the_totals() {
         early_stop: false,
         ..SearchConfig::default()
     };
-    let mut s = Search::new(config, Arc::new(CpuSimulator::<Position>::search()));
+    let mut s = Search::new(config, Arc::new(CpuSimulator::<Position>::engine()));
     s.set_position(&pos);
     let info = run(&mut s, playouts(400));
     assert_eq!(info.playouts, 400);

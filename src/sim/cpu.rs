@@ -12,7 +12,6 @@ enum Policy {
     #[default]
     Reference,
     Engine,
-    Search,
 }
 
 #[derive(Debug, Default)]
@@ -32,20 +31,12 @@ impl<G> CpuSimulator<G> {
         }
     }
 
-    /// Plays the tactical kernels' reference policy,
-    /// [`Rollout::engine_rollout`].
+    /// Plays the CPU engine's policy, [`Rollout::engine_rollout`]: the
+    /// engine's own simulator, `bench --search`, and the reference of the
+    /// kernels that play it.
     pub fn engine() -> Self {
         CpuSimulator {
             policy: Policy::Engine,
-            _game: PhantomData,
-        }
-    }
-
-    /// Plays the CPU engine's search policy, [`Rollout::search_rollout`]
-    /// (the engine's own simulator and `bench --search`).
-    pub fn search() -> Self {
-        CpuSimulator {
-            policy: Policy::Search,
             _game: PhantomData,
         }
     }
@@ -93,7 +84,6 @@ impl<G: Rollout> CpuSimulator<G> {
         let result = match self.policy {
             Policy::Reference => leaf.rollout(rng, record, owner),
             Policy::Engine => leaf.engine_rollout(rng, record, owner),
-            Policy::Search => leaf.search_rollout(rng, record, owner),
         };
         let black_win = match result.winner {
             Some(Color::Black) => 1.0,

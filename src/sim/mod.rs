@@ -241,21 +241,6 @@ pub trait Rollout: Game {
         self.rollout(rng, record, ownership)
     }
 
-    /// The policy the CPU engine's search plays
-    /// ([`cpu::CpuSimulator::search`]). Defaults to
-    /// [`engine_rollout`](Self::engine_rollout); a game whose CPU search
-    /// knows more than its kernels would override this and keep
-    /// `engine_rollout` as their reference (none does now: Havannah's
-    /// kernels restore bridges as its CPU search does).
-    fn search_rollout(
-        &self,
-        rng: &mut FastRng,
-        record: &mut PlayoutRecord,
-        ownership: &mut [i8],
-    ) -> PlayoutResult {
-        self.engine_rollout(rng, record, ownership)
-    }
-
     /// Priors for tree expansion (captures, atari escapes, patterns...).
     /// Default: none.
     fn priors(&self, moves: &[Self::Move], out: &mut Vec<Prior>) {

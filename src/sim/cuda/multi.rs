@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// Boards the kernels do not cover (Go sizes other than 9, 13, 19,
 /// Havannah sides other than 4, 6, 8, 10) are played out by the CPU
 /// simulator instead, so the search never gets empty statistics; it plays
-/// the CPU engine's policy ([`CpuSimulator::search`]), so such a board is
+/// the CPU engine's policy ([`CpuSimulator::engine`]), so such a board is
 /// played no weaker than by the CPU engine's playouts (Havannah's
 /// reference rollout, the kernels' uniform fill, would be).
 pub struct GpuSimulator<G> {
@@ -43,7 +43,7 @@ impl<G> GpuSimulator<G> {
         Ok(GpuSimulator {
             gpus,
             next: AtomicUsize::new(0),
-            cpu: CpuSimulator::search(),
+            cpu: CpuSimulator::engine(),
             fallback: true,
             warned: AtomicBool::new(false),
         })
