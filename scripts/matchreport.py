@@ -143,8 +143,8 @@ def sgf_text(value: str) -> str:
 
 
 def write_sgf(directory: str, config: MatchConfig, result: GameResult) -> str:
-    """One record per game: SGF for Go, Hex and the Amazons (red-bean's GM[18]); for Havannah the LittleGolem-style SGF
-    dialect (.hgf) with cells in Castro coordinates."""
+    """One record per game: SGF for Go, Hex and the Amazons (red-bean's GM[18]); for Havannah LittleGolem's .hgf, with
+    cells in its coordinates (`hgf_cell`), which `loadsgf` and LittleGolem tools read."""
     names = {spec.key: spec for spec in config.engines}
     black, white = names[result.black], names[result.white]
     go = config.game == "go"
@@ -176,6 +176,8 @@ def write_sgf(directory: str, config: MatchConfig, result: GameResult) -> str:
             body.append(f";{colour}[{sgf_go_point(move, config.size)}]")
         elif amazons:
             body.append(f";{colour}[{sgf_move(move, config.size)}]")
+        elif config.game == "havannah":
+            body.append(f";{colour}[{sgf_text(hgf_cell(move, config.size))}]")
         else:
             body.append(f";{colour}[{sgf_text(move)}]")
     os.makedirs(directory, exist_ok=True)
@@ -183,6 +185,19 @@ def write_sgf(directory: str, config: MatchConfig, result: GameResult) -> str:
     with open(path, "w", encoding="utf-8") as handle:
         handle.write("(;" + "".join(h for h in header if h) + "\n" + "\n".join(body) + ")\n")
     return path
+
+
+def hgf_cell(cell: str, side: int) -> str:
+    """Castro's cell (`m14`: row letter, diagonal number) → LittleGolem's (`M7`: the number counts from the row's left
+    end, which below the middle row `side - 1` starts on a later diagonal). Anything else (swap) passes unchanged."""
+    letter, number = cell[:1].lower(), cell[1:]
+    if not ("a" <= letter <= "z" and number.isdigit()):
+        return cell
+    row = ord(letter) - ord("a")
+    diagonal = int(number)
+    if row >= side:
+        diagonal -= row - side + 1
+    return f"{letter.upper()}{diagonal}"
 
 
 def sgf_go_point(vertex: str, size: int) -> str:

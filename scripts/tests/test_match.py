@@ -15,7 +15,7 @@ SCRIPTS = os.path.join(HERE, "..")
 sys.path.insert(0, SCRIPTS)
 sys.path.insert(0, HERE)
 
-from matchreport import wilson_interval  # noqa: E402
+from matchreport import hgf_cell, wilson_interval  # noqa: E402
 from scriptload import load_script  # noqa: E402
 
 MATCH = os.path.join(SCRIPTS, "match")
@@ -194,6 +194,23 @@ class HavannahMatches(unittest.TestCase):
         self.assertEqual([r["result"] for r in document["results"]], ["W+", "W+"])
         self.assertEqual([r["white"] for r in document["results"]], [1, 2])
         self.assertEqual(document["engines"][0]["wins"], 1)
+
+    def test_records_use_littlegolem_cells(self):
+        # lg-interface.rb's check: Castro's F5 is hgf F3 on side 4; rows down to the middle keep the number.
+        self.assertEqual(hgf_cell("f5", 4), "F3")
+        self.assertEqual(hgf_cell("d7", 4), "D7")
+        self.assertEqual(hgf_cell("m14", 8), "M9")
+        self.assertEqual(hgf_cell("swap", 8), "swap")
+        with tempfile.TemporaryDirectory() as sgf_dir:
+            status, output, _ = run_match(
+                "--game", "havannah", "--engine1", f"{FAKE_HTP} --win-after 7", "--engine2", FAKE_HTP,
+                "--games", "1", "--sgf-dir", sgf_dir,
+            )  # fmt: skip
+            self.assertEqual(status, 0, output)
+            with open(os.path.join(sgf_dir, "game-0001.hgf"), encoding="utf-8") as handle:
+                moves = [line[3:-1] for line in handle.read().splitlines() if line.startswith(";")]
+            self.assertEqual(len(moves), 7)
+            self.assertTrue(all(m[0].isupper() for m in moves), moves)
 
     def test_draw_and_occupied_cell(self):
         status, output, document = run_match(
