@@ -29,10 +29,11 @@ use crate::game::{Color, Game};
 /// that the AMAF statistics of thousands of playouts cannot outvote a fact.
 const TACTIC_PRIOR_VISITS: f32 = 1000.0;
 
-/// An empty cell next to `near` where a `color` stone wins, if any.
+/// An empty cell next to `near` (a `color` stone) where a `color` stone
+/// wins, if any: the first in direction order.
 #[inline]
 fn win_next_to(pos: &Position, near: Cell, color: Color) -> Option<Cell> {
-    pos.neighbours(near).find(|&n| pos.wins_at(n, color))
+    pos.win_next_to(near, color)
 }
 
 /// The tactical playout: win, else block, else a uniform random empty cell.
