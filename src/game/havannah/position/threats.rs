@@ -184,30 +184,19 @@ mod tests {
     use crate::game::rng::FastRng;
     use crate::game::{Color, Game};
 
-    /// `win_next_to` against the first neighbour where `wins_at` holds, for
-    /// every stone of both colours, along random games of every size.
-    #[test]
-    fn win_next_to_is_the_first_winning_neighbour() {
-        let mut found = 0;
+    /// Calls `check` on every cell for both colours at every position of
+    /// random games (4 a side, sides 3 to 10; `salt` picks the games).
+    fn along_random_games(salt: u64, mut check: impl FnMut(&Position, Cell, Color)) {
         for side in 3..=10 {
             for seed in 0..4u64 {
-                let mut rng = FastRng::new(seed * 17 + side as u64);
+                let mut rng = FastRng::new(seed * salt + side as u64);
                 let mut pos = Position::new(side).unwrap();
                 pos.set_swap_allowed(false);
                 let mut moves = Vec::new();
                 while pos.outcome().is_none() {
                     for c in pos.cells().collect::<Vec<_>>() {
                         for color in [Color::Black, Color::White] {
-                            let expected = match pos.color_at(c) == Some(color) {
-                                true => pos.neighbours(c).find(|&n| pos.wins_at(n, color)),
-                                false => None,
-                            };
-                            assert_eq!(
-                                pos.win_next_to(c, color),
-                                expected,
-                                "{pos:?} {c:?} {color:?}"
-                            );
-                            found += expected.is_some() as usize;
+                            check(&pos, c, color);
                         }
                     }
                     pos.legal_moves(&mut moves);
@@ -215,37 +204,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `win_next_to` against the first neighbour where `wins_at` holds, for
+    /// every stone of both colours.
+    #[test]
+    fn win_next_to_is_the_first_winning_neighbour() {
+        let mut found = 0;
+        along_random_games(17, |pos, c, color| {
+            let expected = match pos.color_at(c) == Some(color) {
+                true => pos.neighbours(c).find(|&n| pos.wins_at(n, color)),
+                false => None,
+            };
+            assert_eq!(
+                pos.win_next_to(c, color),
+                expected,
+                "{pos:?} {c:?} {color:?}"
+            );
+            found += expected.is_some() as usize;
+        });
         assert!(found > 100, "{found}");
     }
 
     /// `wins_at` against placing the stone on a copy, on every empty cell
-    /// for both colours, along random games of every size.
+    /// for both colours.
     #[test]
     fn wins_at_agrees_with_placing_the_stone() {
         let mut checked_wins = 0;
-        for side in 3..=10 {
-            for seed in 0..4u64 {
-                let mut rng = FastRng::new(seed * 31 + side as u64);
-                let mut pos = Position::new(side).unwrap();
-                pos.set_swap_allowed(false);
-                let mut moves = Vec::new();
-                while pos.outcome().is_none() {
-                    for c in pos.cells().collect::<Vec<_>>() {
-                        for color in [Color::Black, Color::White] {
-                            let expected = pos.is_empty(c) && {
-                                let mut copy = pos.clone();
-                                copy.place(c.0, color) != 0
-                            };
-                            assert_eq!(pos.wins_at(c, color), expected, "{pos:?} {c:?} {color:?}");
-                            checked_wins += expected as usize;
-                        }
-                    }
-                    pos.legal_moves(&mut moves);
-                    let mv = moves[rng.below(moves.len() as u32) as usize];
-                    pos.play_unchecked(mv);
-                }
-            }
-        }
+        along_random_games(31, |pos, c, color| {
+            let expected = pos.is_empty(c) && {
+                let mut copy = pos.clone();
+                copy.place(c.0, color) != 0
+            };
+            assert_eq!(pos.wins_at(c, color), expected, "{pos:?} {c:?} {color:?}");
+            checked_wins += expected as usize;
+        });
         assert!(
             checked_wins > 100,
             "too few winning cells seen: {checked_wins}"
