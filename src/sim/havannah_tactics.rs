@@ -22,19 +22,12 @@
 
 use super::{FastRng, PlayoutRecord, PlayoutResult, Prior};
 use crate::game::havannah::{Cell, Move, Position, MAX_CELLS};
-use crate::game::{Color, Game};
+use crate::game::Game;
 
 /// Virtual playouts a tree prior puts on a move that wins at once (all won)
 /// or that leaves the opponent's winning cell open (all lost). Large, so
 /// that the AMAF statistics of thousands of playouts cannot outvote a fact.
 const TACTIC_PRIOR_VISITS: f32 = 1000.0;
-
-/// An empty cell next to `near` (a `color` stone) where a `color` stone
-/// wins, if any: the first in direction order.
-#[inline]
-fn win_next_to(pos: &Position, near: Cell, color: Color) -> Option<Cell> {
-    pos.win_next_to(near, color)
-}
 
 /// The tactical playout: win, else block, else a uniform random empty cell.
 /// Same bookkeeping (AMAF record, ownership, result) as the uniform fill.
@@ -100,10 +93,10 @@ fn policy_rollout<const BRIDGES: bool>(
         } else {
             let win = match none_next_to[me.index()] {
                 true => None,
-                false => last[me.index()].and_then(|c| win_next_to(&pos, c, me)),
+                false => last[me.index()].and_then(|c| pos.win_next_to(c, me)),
             };
             win.or_else(|| {
-                let block = last[them.index()].and_then(|c| win_next_to(&pos, c, them));
+                let block = last[them.index()].and_then(|c| pos.win_next_to(c, them));
                 none_next_to[them.index()] = block.is_none();
                 block
             })
@@ -185,6 +178,7 @@ mod hostcheck;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Color;
 
     fn at(pos: &Position, name: &str) -> Cell {
         pos.parse_cell(name).unwrap()
@@ -284,8 +278,8 @@ mod tests {
                 pos.winning_cell(me).or_else(|| pos.winning_cell(them))
             } else {
                 last[me.index()]
-                    .and_then(|c| win_next_to(&pos, c, me))
-                    .or_else(|| last[them.index()].and_then(|c| win_next_to(&pos, c, them)))
+                    .and_then(|c| pos.win_next_to(c, me))
+                    .or_else(|| last[them.index()].and_then(|c| pos.win_next_to(c, them)))
             };
             let forced = match (forced, last[them.index()]) {
                 (None, Some(c)) if bridges => pos.bridge_reply(c, me),

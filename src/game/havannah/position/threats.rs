@@ -30,6 +30,13 @@ impl DoubleThreat {
     }
 }
 
+/// Whether a group with these corner and edge bits has a bridge (two
+/// corners) or a fork (three edges).
+#[inline]
+fn completes_bridge_or_fork(reach: u16) -> bool {
+    (reach & CORNER_BITS).count_ones() >= 2 || (reach >> EDGE_SHIFT).count_ones() >= 3
+}
+
 impl Position {
     /// Root of `x`'s group without path compression, so `&self` suffices;
     /// union by rank keeps the walk logarithmic.
@@ -72,7 +79,7 @@ impl Position {
             roots[k] = r;
             reach |= self.reach[r as usize];
         }
-        if (reach & CORNER_BITS).count_ones() >= 2 || (reach >> EDGE_SHIFT).count_ones() >= 3 {
+        if completes_bridge_or_fork(reach) {
             return true;
         }
         // Ring test 2: a friendly neighbour whose sixth friendly neighbour
@@ -111,8 +118,7 @@ impl Position {
             }
             let runs = RUNS[self.friends[ci][n_u] as usize];
             let wins = if runs.count == 1 && runs.triple_centres == 0 {
-                let reach = group_reach | self.geo.reach[n_u];
-                (reach & CORNER_BITS).count_ones() >= 2 || (reach >> EDGE_SHIFT).count_ones() >= 3
+                completes_bridge_or_fork(group_reach | self.geo.reach[n_u])
             } else {
                 self.wins_at(Cell(n), color)
             };
