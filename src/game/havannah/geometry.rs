@@ -37,6 +37,19 @@ pub const CORNER_BITS: u16 = 0x3F;
 /// Shift of the edge bits (6..12) in a reach mask.
 pub const EDGE_SHIFT: u32 = 6;
 
+/// Whether a group with the reach mask `reach` touches two corners: a
+/// bridge.
+#[inline]
+pub const fn joins_two_corners(reach: u16) -> bool {
+    (reach & CORNER_BITS).count_ones() >= 2
+}
+
+/// Whether a group with the reach mask `reach` touches three edges: a fork.
+#[inline]
+pub const fn joins_three_edges(reach: u16) -> bool {
+    (reach >> EDGE_SHIFT).count_ones() >= 3
+}
+
 /// Zobrist key toggled when Black is to move.
 pub const BLACK_TO_MOVE_KEY: u64 = 0x6A09_E667_F3BC_C909;
 

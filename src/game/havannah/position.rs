@@ -30,7 +30,8 @@
 //! `super::reference` (compiled for tests) on random games.
 
 use super::geometry::{
-    geometry, opposite, Geometry, BLACK_TO_MOVE_KEY, CORNER_BITS, EDGE_SHIFT, RUNS, SLOTS,
+    geometry, joins_three_edges, joins_two_corners, opposite, Geometry, BLACK_TO_MOVE_KEY, RUNS,
+    SLOTS,
 };
 use super::{BoardSizeError, Cell, Move, WinKind};
 use crate::game::{Color, Game, IllegalMove, IllegalReason, Outcome};
@@ -336,10 +337,10 @@ impl Position {
             root = self.union(root, r);
         }
         let reach = self.reach[root as usize];
-        if (reach & CORNER_BITS).count_ones() >= 2 {
+        if joins_two_corners(reach) {
             kinds |= BRIDGE;
         }
-        if (reach >> EDGE_SHIFT).count_ones() >= 3 {
+        if joins_three_edges(reach) {
             kinds |= FORK;
         }
         self.stones += 1;

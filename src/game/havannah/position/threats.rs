@@ -4,7 +4,7 @@
 //! board with the same local tests as `place` (see the parent module's
 //! notes) instead of cloning and placing.
 
-use super::super::geometry::{opposite, CORNER_BITS, EDGE_SHIFT, RUNS};
+use super::super::geometry::{joins_three_edges, joins_two_corners, opposite, RUNS};
 use super::{Position, EMPTY};
 use crate::game::havannah::Cell;
 use crate::game::Color;
@@ -34,7 +34,7 @@ impl DoubleThreat {
 /// corners) or a fork (three edges).
 #[inline]
 fn completes_bridge_or_fork(reach: u16) -> bool {
-    (reach & CORNER_BITS).count_ones() >= 2 || (reach >> EDGE_SHIFT).count_ones() >= 3
+    joins_two_corners(reach) || joins_three_edges(reach)
 }
 
 impl Position {
