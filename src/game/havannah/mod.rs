@@ -46,6 +46,40 @@ pub use position::{DoubleThreat, Position, HAVANNAH_EXPLORATION};
 /// Cells on the largest board (side 10): a size for fixed per-cell arrays.
 pub const MAX_CELLS: usize = geometry::MAX_CELLS;
 
+/// A board's geometry as flat tables, for code that cannot use
+/// [`Position`] (the GPU kernels keep these in constant memory). Cells in
+/// [`Cell`] order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlatTables {
+    /// Six a cell, in the cyclic direction order `(+1,0) (+1,+1) (0,+1)
+    /// (-1,0) (-1,-1) (0,-1)` of `(x, y)`; -1 off the board.
+    pub neighbours: Vec<i16>,
+    /// Each cell's corner bit (0..6) or edge bit (6..12), 0 inside; the
+    /// corners and edges run round the board from a1.
+    pub reach: Vec<u16>,
+}
+
+/// The flat tables of a board of `side`, or `None` for a side the game
+/// does not play (`Position::MIN_SIZE..=Position::MAX_SIZE`).
+pub fn flat_tables(side: usize) -> Option<FlatTables> {
+    if !(Position::MIN_SIZE..=Position::MAX_SIZE).contains(&side) {
+        return None;
+    }
+    let g = geometry::geometry(side);
+    let cells = 0..g.num_cells;
+    Some(FlatTables {
+        neighbours: cells
+            .clone()
+            .flat_map(|c| g.neighbours[c])
+            .map(|n| match n {
+                geometry::OFF_BOARD => -1,
+                n => n as i16,
+            })
+            .collect(),
+        reach: cells.map(|c| g.reach[c]).collect(),
+    })
+}
+
 /// A cell of the board, as a dense index `0..num_cells`, row by row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(pub u16);

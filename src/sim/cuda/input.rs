@@ -42,7 +42,7 @@ pub struct GoLeafInput {
 #[derive(Clone, Debug, PartialEq)]
 pub struct HexLeafInput {
     pub side: usize,
-    /// One colour code per cell in [`super::hex::HexGeometry`] order.
+    /// One colour code per cell, in the game's cell order.
     pub colors: Vec<u8>,
     pub to_move: Color,
     /// The cell of the last move when it was a stone (not a swap): the

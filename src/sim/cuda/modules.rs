@@ -4,7 +4,6 @@
 use super::compile::compile_set;
 use super::device::Gpu;
 use super::family::Family;
-use super::hex::HexGeometry;
 use super::CudaError;
 use cudarc::driver::CudaModule;
 use std::sync::Arc;
@@ -67,7 +66,8 @@ impl Gpu {
         hex: &Arc<CudaModule>,
         side: usize,
     ) -> Result<(), CudaError> {
-        let g = HexGeometry::new(side);
+        let g = crate::game::havannah::flat_tables(side)
+            .ok_or_else(|| CudaError::Driver(format!("no Havannah board of side {side}")))?;
         let mut nbr = hex.get_global(&format!("hex_nbr_{side}"), &self.stream)?;
         // SAFETY: the symbol is `short[cells * 6]`; the view is
         // reinterpreted with exactly that length.
@@ -76,9 +76,9 @@ impl Gpu {
         self.stream.memcpy_htod(&g.neighbours, &mut nbr16)?;
         let mut mask = hex.get_global(&format!("hex_mask_{side}"), &self.stream)?;
         // SAFETY: the symbol is `unsigned short[cells]`.
-        let mut mask16 = unsafe { mask.transmute_mut::<u16>(g.masks.len()) }
+        let mut mask16 = unsafe { mask.transmute_mut::<u16>(g.reach.len()) }
             .ok_or_else(|| CudaError::Driver(format!("hex_mask_{side} has the wrong size")))?;
-        self.stream.memcpy_htod(&g.masks, &mut mask16)?;
+        self.stream.memcpy_htod(&g.reach, &mut mask16)?;
         self.stream.synchronize()?;
         Ok(())
     }

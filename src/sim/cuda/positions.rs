@@ -236,22 +236,42 @@ pub fn fill_cpu_cache_project(opts: &CheckOptions) {
 #[cfg(test)]
 mod tests {
     use super::super::family::Family;
-    use super::super::hex::HexGeometry;
     use super::*;
 
+    /// The kernels' tables are the game's: each cell's neighbours are
+    /// those `Position` plays with, in cyclic order (the kernels' ring
+    /// tests walk them round), and six corners and `side - 2` cells an
+    /// edge carry a bit.
     #[test]
-    fn havannah_cell_order_matches_the_kernels() {
-        for side in [4, 6, 8, 10] {
+    fn havannah_kernel_tables_are_the_games_board() {
+        for side in super::super::hex::SIZES {
             let pos = havannah::Position::new(side).unwrap();
-            let g = HexGeometry::new(side);
-            assert_eq!(pos.num_cells(), g.cells());
-            for k in 0..g.cells() {
-                let (row, diag) = pos.cell_coords(havannah::Cell(k as u16));
-                assert_eq!(
-                    g.coords[k],
-                    (diag as i32 - 1, row as i32),
-                    "side {side} cell {k}"
-                );
+            let t = havannah::flat_tables(side).unwrap();
+            let at = |c: usize, d: usize| t.neighbours[6 * c + d % 6];
+            for c in 0..pos.num_cells() {
+                let mut ours: Vec<i16> = (0..6).map(|d| at(c, d)).filter(|&n| n >= 0).collect();
+                let mut games: Vec<i16> = pos
+                    .neighbours(havannah::Cell(c as u16))
+                    .map(|n| n.0 as i16)
+                    .collect();
+                ours.sort_unstable();
+                games.sort_unstable();
+                assert_eq!(ours, games, "side {side} cell {c}");
+                for d in 0..6 {
+                    let (a, b) = (at(c, d), at(c, d + 1));
+                    if a >= 0 && b >= 0 {
+                        assert!(
+                            (0..6).any(|e| at(a as usize, e) == b),
+                            "side {side} cell {c} dir {d}"
+                        );
+                    }
+                }
+            }
+            let corners: u32 = t.reach.iter().map(|r| (r & 0x3F).count_ones()).sum();
+            assert_eq!(corners, 6);
+            for k in 6..12 {
+                let on_edge = t.reach.iter().filter(|&&r| r >> k & 1 == 1).count();
+                assert_eq!(on_edge, side - 2, "side {side} edge {k}");
             }
         }
     }
