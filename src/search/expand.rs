@@ -3,10 +3,10 @@
 //! published; and the leaf value a prior carries.
 
 use super::config::SearchConfig;
-use super::tree::{Node, NodeId, Tree, NO_AMAF};
+use super::tree::{Node, NodeId, Tree, NO_AMAF, PROVEN_LOSS, PROVEN_WIN};
 use super::uct::Scratch;
 use crate::game::Game;
-use crate::sim::{Prior, PriorsJob, Simulator};
+use crate::sim::{Prior, PriorsJob, Simulator, Verdict};
 use std::sync::atomic::Ordering;
 
 /// Gives `id` (whose position is `pos`) one child per move the game offers,
@@ -115,7 +115,8 @@ pub(super) fn attach_children<G: Game>(
     }
 }
 
-/// The node of move `mv` of `pos` with `prior` plus the even prior.
+/// The node of move `mv` of `pos` with `prior` plus the even prior, and
+/// its verdict as the node's proof.
 pub(super) fn child_node<G: Game>(
     pos: &G,
     cfg: &SearchConfig,
@@ -127,9 +128,17 @@ pub(super) fn child_node<G: Game>(
         i if Some(mv) != pos.pass_move() && i < pos.move_space() => i as u32,
         _ => NO_AMAF,
     };
-    Node::new(Some(mv), prior.visits + even, prior.wins + 0.5 * even)
+    let node = Node::new(Some(mv), prior.visits + even, prior.wins + 0.5 * even)
         .with_amaf_index(amaf)
-        .with_bias(prior.bias)
+        .with_bias(prior.bias);
+    // A rules' verdict is a proof from the start: the solver never
+    // searches the move and settles its parent from it.
+    node.set_proof(match prior.verdict {
+        Verdict::Open => 0,
+        Verdict::Won => PROVEN_WIN,
+        Verdict::Lost => PROVEN_LOSS,
+    });
+    node
 }
 
 /// The leaf value a [`Simulator::priors_are_leaf_values`] simulator gave

@@ -55,6 +55,8 @@ mod tests_solver;
 #[cfg(test)]
 mod tests_threads;
 #[cfg(test)]
+mod tests_verdicts;
+#[cfg(test)]
 mod tests_widen;
 #[cfg(test)]
 mod toy;

@@ -111,6 +111,7 @@ fn a_prior_leaf_value_takes_the_even_prior_out() {
         wins: 3.0,
         visits: 10.0,
         bias: 0.0,
+        ..Prior::default()
     };
     let node = expand::child_node(&TicTacToe::new(), &cfg, 4, prior);
     let first = tree.nodes.alloc_run(std::iter::once(node)).unwrap();

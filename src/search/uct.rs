@@ -163,10 +163,10 @@ where
     let p = tree.node(parent);
     let parent_visits = p.visits.get() as f64 + p.virtual_loss() as f64;
     let ln_parent = parent_visits.max(1.0).ln();
+    let (first, children) = tree.children_of(p);
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
-    let mut lost = None;
-    let (first, children) = tree.children_of(p);
+    let mut any_lost = false;
     for (id, child) in (first..).zip(children) {
         if child.mv.is_some_and(|mv| !allowed(mv)) {
             continue;
@@ -174,7 +174,7 @@ where
         match child.proof() {
             PROVEN_WIN => return Some(id),
             PROVEN_LOSS => {
-                lost.get_or_insert(id);
+                any_lost = true;
                 continue;
             }
             _ => {}
@@ -185,7 +185,23 @@ where
             best_value = value;
         }
     }
-    best.or(lost)
+    if best.is_some() || !any_lost {
+        return best;
+    }
+    // Every move is lost: the most urgent of them, so that a lost root
+    // still plays its best try (a block of one of two threats, whose
+    // prior is better than the rest's) when it does not resign.
+    for (id, child) in (first..).zip(children) {
+        if child.mv.is_some_and(|mv| !allowed(mv)) {
+            continue;
+        }
+        let value = urgency(child, ln_parent, cfg);
+        if best.is_none() || value > best_value {
+            best = Some(id);
+            best_value = value;
+        }
+    }
+    best
 }
 
 /// MCTS-solver backup at `id`: a child proven won for the player to move

@@ -3,14 +3,14 @@
 //!
 //! They are most of a widened tree's memory: an Amazons expansion at the
 //! 10x10 start leaves about 1,700 of its 2,176 moves waiting, and as
-//! `(move, Prior)` pairs (16 bytes each) they filled the tree's 1 GiB cap
+//! `(move, Prior)` pairs (16 bytes each then; 20 with the verdict) they filled the tree's 1 GiB cap
 //! after about 37,700 expansions, a few seconds of the GPU engine on 16
 //! threads. Two things keep them small:
 //!
-//! - A list whose priors all share their virtual visits and bias (the
-//!   Amazons' do: a fixed visit count and no bias) keeps those once and
-//!   each move with its wins alone, 8 bytes; any other list keeps the
-//!   pairs. Both forms give back exactly the priors they were made from.
+//! - A list whose priors all share their virtual visits and bias, and
+//!   prove nothing (the Amazons' do: a fixed visit count and no bias),
+//!   keeps those once and each move with its wins alone, 8 bytes; any
+//!   other list keeps the pairs. Both forms give back exactly the priors they were made from.
 //! - Below the root a node lists only its best
 //!   [`WAITING_LISTED`](super::config::WAITING_LISTED) waiting moves; the
 //!   others are dropped, remembered only as having been
@@ -20,7 +20,7 @@
 //!   (`super::widen::relist`). No move is lost: a node with dropped moves
 //!   still counts as waiting.
 
-use crate::sim::Prior;
+use crate::sim::{Prior, Verdict};
 use std::mem::size_of;
 
 #[derive(Clone, Debug)]
@@ -33,7 +33,8 @@ pub(super) struct Waiting<M> {
 
 #[derive(Clone, Debug)]
 enum List<M> {
-    /// Every prior has these `visits` and `bias`; each move keeps its wins.
+    /// Every prior has these `visits` and `bias` and no verdict; each move
+    /// keeps its wins.
     Shared {
         visits: f32,
         bias: f32,
@@ -51,7 +52,9 @@ impl<M: Copy> List<M> {
         };
         // Bit equality: a NaN or a -0.0 would not come back the same otherwise.
         let same = |p: &Prior| {
-            p.visits.to_bits() == first.visits.to_bits() && p.bias.to_bits() == first.bias.to_bits()
+            p.visits.to_bits() == first.visits.to_bits()
+                && p.bias.to_bits() == first.bias.to_bits()
+                && p.verdict == Verdict::Open
         };
         if pairs.iter().all(|(_, p)| same(p)) {
             List::Shared {
@@ -83,6 +86,7 @@ impl<M: Copy> List<M> {
                     wins,
                     visits: *visits,
                     bias: *bias,
+                    ..Prior::default()
                 };
                 (mv, prior)
             }
@@ -167,7 +171,12 @@ mod tests {
     }
 
     fn prior(wins: f32, visits: f32, bias: f32) -> Prior {
-        Prior { wins, visits, bias }
+        Prior {
+            wins,
+            visits,
+            bias,
+            ..Prior::default()
+        }
     }
 
     #[test]

@@ -139,6 +139,7 @@ impl Simulator<Position> for EvalSimulator {
                 wins: p as f32 * PRIOR_VISITS,
                 visits: PRIOR_VISITS,
                 bias: 0.0,
+                ..Prior::default()
             });
         }
     }

@@ -38,6 +38,7 @@ pub fn frame_priors(pos: &Position, moves: &[Move], visits: f32, out: &mut [Prio
                     wins: visits,
                     visits,
                     bias: 0.0,
+                    ..Prior::default()
                 };
             }
         }
@@ -53,6 +54,7 @@ pub fn frame_priors(pos: &Position, moves: &[Move], visits: f32, out: &mut [Prio
                 wins: 0.0,
                 visits,
                 bias: 0.0,
+                ..Prior::default()
             };
         }
     }

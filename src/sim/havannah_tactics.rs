@@ -20,7 +20,7 @@
 //! playout scans the whole board, because the tree moves above it are not
 //! known to the playout and a leaf's threats decide its value.
 
-use super::{FastRng, PlayoutRecord, PlayoutResult, Prior};
+use super::{FastRng, PlayoutRecord, PlayoutResult, Prior, Verdict};
 use crate::game::havannah::{Cell, Move, Position, MAX_CELLS};
 use crate::game::Game;
 
@@ -124,8 +124,14 @@ fn policy_rollout<const BRIDGES: bool>(
 
 /// Tree priors: a move that wins at once is a sure win; when the opponent
 /// has a winning cell and the mover none, every move but a block is a sure
-/// loss; when neither has one, the double-threat facts of
-/// `havannah_frames`. Other moves (and swap) get no prior.
+/// loss, and with two such cells every move is; when neither has one, the
+/// double-threat facts of `havannah_frames`. Other moves (and swap) get no
+/// prior. The sure wins and losses are exact, so they carry verdicts
+/// (`Verdict`): the tree proves a node whose opponent holds two winning
+/// cells at once, and a forced block is its node's only move, where before
+/// the lost moves' AMAF means drew visits once thousands of samples
+/// outweighed the prior (docs/havannah-strength.md). The double-threat
+/// facts stay priors: the tree proves them itself one move deeper.
 pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
     out.clear();
     out.resize(moves.len(), Prior::default());
@@ -133,18 +139,23 @@ pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
         return;
     }
     let me = pos.to_move();
-    let threat = pos.winning_cell(me.opponent());
+    let won = Prior {
+        wins: TACTIC_PRIOR_VISITS,
+        visits: TACTIC_PRIOR_VISITS,
+        bias: 0.0,
+        verdict: Verdict::Won,
+    };
+    let lost = Prior {
+        wins: 0.0,
+        visits: TACTIC_PRIOR_VISITS,
+        bias: 0.0,
+        verdict: Verdict::Lost,
+    };
     let mut have_win = false;
     for (mv, prior) in moves.iter().zip(out.iter_mut()) {
-        if let Move::Play(c) = *mv {
-            if pos.wins_at(c, me) {
-                have_win = true;
-                *prior = Prior {
-                    wins: TACTIC_PRIOR_VISITS,
-                    visits: TACTIC_PRIOR_VISITS,
-                    bias: 0.0,
-                };
-            }
+        if matches!(*mv, Move::Play(c) if pos.wins_at(c, me)) {
+            have_win = true;
+            *prior = won;
         }
     }
     if have_win {
@@ -155,19 +166,24 @@ pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
     // move, 40 won playouts for making or taking a frame cell) changed
     // nothing against Castro (docs/havannah-strength.md); these are found
     // on the whole board and carry the weight of the facts above.
-    let Some(_) = threat else {
+    let them = me.opponent();
+    if pos.winning_cell(them).is_none() {
         super::havannah_frames::frame_priors(pos, moves, TACTIC_PRIOR_VISITS, out);
         return;
-    };
-    let them = me.opponent();
+    }
+    let mut blocks = 0;
     for (mv, prior) in moves.iter().zip(out.iter_mut()) {
-        let blocks = matches!(*mv, Move::Play(c) if pos.wins_at(c, them));
-        if !blocks {
-            *prior = Prior {
-                wins: 0.0,
-                visits: TACTIC_PRIOR_VISITS,
-                bias: 0.0,
-            };
+        if matches!(*mv, Move::Play(c) if pos.wins_at(c, them)) {
+            blocks += 1;
+        } else {
+            *prior = lost;
+        }
+    }
+    if blocks > 1 {
+        // One stone takes one cell; a win at the other is still there. The
+        // blocks keep no prior, so that a lost root that plays on tries one.
+        for prior in out.iter_mut() {
+            prior.verdict = Verdict::Lost;
         }
     }
 }
@@ -381,6 +397,7 @@ mod tests {
                 assert_eq!(*p, Prior::default(), "the block is left to the search");
             } else {
                 assert_eq!((p.wins, p.visits), (0.0, TACTIC_PRIOR_VISITS), "{mv:?}");
+                assert_eq!(p.verdict, Verdict::Lost, "{mv:?}");
             }
         }
         let mut pos = white_threatens_a3();
@@ -395,6 +412,14 @@ mod tests {
             .collect();
         assert_eq!(won, vec![a3]);
         assert!(priors.iter().all(|p| p.wins == p.visits));
+        for (mv, p) in moves.iter().zip(&priors) {
+            let verdict = if *mv == a3 {
+                Verdict::Won
+            } else {
+                Verdict::Open
+            };
+            assert_eq!(p.verdict, verdict, "{mv:?}");
+        }
     }
 
     #[test]

@@ -109,6 +109,29 @@ pub struct Prior {
     /// Stored to a thousandth within ±[`MAX_BIAS`]; 0 (the default) changes
     /// nothing.
     pub bias: f32,
+    /// What the rules prove about the move, taken by the tree's solver as
+    /// a proof ([`Verdict`]).
+    pub verdict: Verdict,
+}
+
+/// A fact of the rules about a move, for the player making it, known at
+/// expansion without search: Castro's "minimax 2" (Ewalds, "Playing and
+/// Solving Havannah"): a move that wins at once is won; when the opponent
+/// has a winning cell and the mover none, every move but the block is
+/// lost, and every move is lost when the opponent has two. The tree's
+/// MCTS-solver never searches a proven move again and settles its parent
+/// from it, so a node whose moves are all lost is proven at once, and a
+/// forced block is the only move its node ever tries. Only certainties
+/// belong here: a wrong verdict is never corrected by search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nothing proven: the search decides.
+    #[default]
+    Open,
+    /// The move wins by force.
+    Won,
+    /// The move loses by force.
+    Lost,
 }
 
 /// The largest progressive bias a node keeps (`Prior::bias`, either sign).

@@ -325,6 +325,7 @@ fn mover_prior(over: bool, pair: &[f32]) -> Prior {
         wins: p as f32 * PRIOR_VISITS,
         visits: PRIOR_VISITS,
         bias: 0.0,
+        ..Prior::default()
     }
 }
 

@@ -89,6 +89,7 @@ pub(super) fn priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
             wins: PRIOR_EVEN / 2.0,
             visits: PRIOR_EVEN,
             bias: 0.0,
+            ..Prior::default()
         };
         let Move::Play(point) = mv else {
             if early {
