@@ -27,6 +27,12 @@
 #define HEX_WHITE 2
 #define HEX_CORNERS 0x3Fu
 #define HEX_EDGES 0xFC0u
+// What a stone's play() completes: nothing, a ring and nothing else, or a
+// bridge or fork (with a ring or not). The tactical playouts score a ring
+// alone as a draw, as the CPU's (src/sim/havannah_rollout.rs `Rings`).
+#define HEX_NO_WIN 0
+#define HEX_RING_ALONE 1
+#define HEX_CONNECTION 2
 
 __host__ __device__ constexpr int hex_cells(int s) { return 3 * s * s - 3 * s + 1; }
 
@@ -129,8 +135,9 @@ struct HexBoard {
         }
     }
 
-    // Places colour c at empty cell p; returns true if that wins.
-    __device__ bool play(int p, u8 c) {
+    // Places colour c at empty cell p; returns what it completes
+    // (HEX_NO_WIN, HEX_RING_ALONE or HEX_CONNECTION: non-zero wins).
+    __device__ int play(int p, u8 c) {
         int nb[6];
         bool f[6];
         int friends = 0;
@@ -171,8 +178,8 @@ struct HexBoard {
         for (int d = 0; d < 6; ++d)
             if (f[d]) r = unite(r, find(nb[d]));
         u32 m = mask[r];
-        if (__popc(m & HEX_CORNERS) >= 2 || __popc(m & HEX_EDGES) >= 3) win = true;
-        return win;
+        if (__popc(m & HEX_CORNERS) >= 2 || __popc(m & HEX_EDGES) >= 3) return HEX_CONNECTION;
+        return win ? HEX_RING_ALONE : HEX_NO_WIN;
     }
 
     // Whether a stone of colour c at p would win: play()'s three tests
@@ -282,7 +289,8 @@ __host__ __device__ constexpr u32 hex_shared_bytes() {
 // failing those, every move answers an intrusion of the opponent's last
 // stone into one of the mover's bridges; otherwise a uniform pick. The
 // empty list, its swap-removal and the random draws (one per unforced
-// move) are the CPU's, so a playout equals the CPU's from the same stream.
+// move) are the CPU's, so a playout equals the CPU's from the same stream;
+// a playout that ends in a ring alone is a draw, as the CPU's.
 template <int S, bool COMPRESS, bool SHARED, bool TACTICAL = false>
 __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __restrict__ leaves,
                              u32* __restrict__ stats, u32 playouts_per_leaf, u64 seed) {
@@ -336,8 +344,10 @@ __device__ void hex_playouts(const u8* __restrict__ boards, const HexLeaf* __res
                 slot[b.empty[j]] = (u16)j;
                 last[c - 1] = p;
             }
-            if (b.play(p, c)) {
-                winner = c;
+            int won = b.play(p, c);
+            if (won != HEX_NO_WIN) {
+                // The tactical playouts score a ring alone as a draw.
+                winner = TACTICAL && won == HEX_RING_ALONE ? 0 : c;
                 break;
             }
             c ^= 3;

@@ -56,9 +56,10 @@ __device__ __forceinline__ int hp_find(HexSlots b, int p, u32* root_entry) {
     return r;
 }
 
-// Places colour c at empty cell p; returns true if that wins (see the ring
-// test in havannah.cu).
-__device__ __forceinline__ bool hp_play(HexSlots b, int p, u32 c, const short* nbr,
+// Places colour c at empty cell p; returns what it completes, as
+// HexBoard::play in havannah.cu (see its ring test): HEX_NO_WIN,
+// HEX_RING_ALONE or HEX_CONNECTION.
+__device__ __forceinline__ int hp_play(HexSlots b, int p, u32 c, const short* nbr,
                                         const unsigned short* masks) {
     int nb[6];
     bool f[6];
@@ -72,7 +73,7 @@ __device__ __forceinline__ bool hp_play(HexSlots b, int p, u32 c, const short* n
     u32 m = masks[p];
     if (friends == 0) {
         b.at(p) = (u16)(HP_ROOT | c << 13 | m);
-        return false;
+        return HEX_NO_WIN;
     }
     // Runs of friendly neighbours in cyclic order: each run is one group
     // (consecutive neighbours touch), so its first stone stands for it.
@@ -128,7 +129,8 @@ __device__ __forceinline__ bool hp_play(HexSlots b, int p, u32 c, const short* n
         b.at(r2) = (u16)(c << 13 | (u32)r0);
     }
     b.at(r0) = (u16)(HP_ROOT | c << 13 | m);
-    return win || __popc(m & HEX_CORNERS) >= 2 || __popc(m & HEX_EDGES) >= 3;
+    if (__popc(m & HEX_CORNERS) >= 2 || __popc(m & HEX_EDGES) >= 3) return HEX_CONNECTION;
+    return win ? HEX_RING_ALONE : HEX_NO_WIN;
 }
 
 // Whether a stone of colour c at p would win: hp_play's tests without
@@ -394,8 +396,10 @@ __device__ void hex_packed_playouts(const u8* __restrict__ boards,
                 else
                     last_w = p;
             }
-            if (hp_play(b, p, c, geometry.nbr, geometry.mask)) {
-                winner = c;
+            int won = hp_play(b, p, c, geometry.nbr, geometry.mask);
+            if (won != HEX_NO_WIN) {
+                // The tactical playouts score a ring alone as a draw.
+                winner = TACTICAL && won == HEX_RING_ALONE ? 0u : c;
                 done = true;
             } else {
                 c ^= 3u;

@@ -53,14 +53,14 @@ template <int S> int run(int games, unsigned seed) {
                     if (w != wp) { bad++; if (bad < 5) printf("side %d game %d move %d cell %d colour %d: wins_at %d packed %d\n", S, gi, t, q, col, w, wp); }
                     if (t % 5 == 0 && old->color[q] == 0) {
                         auto* cp = new HexBoard<S, true>(*old);
-                        bool placed = cp->play(q, col);
+                        bool placed = cp->play(q, col) != HEX_NO_WIN;
                         delete cp;
                         if (placed != w) { bad++; if (bad < 5) printf("side %d game %d move %d cell %d colour %d: wins_at %d play %d\n", S, gi, t, q, col, w, placed); }
                     }
                 }
             }
-            bool wo = old->play(p, c);
-            bool wn = hp_play(b, p, c, nbr.data(), mask.data());
+            int wo = old->play(p, c);
+            int wn = hp_play(b, p, c, nbr.data(), mask.data());
             ++moves;
             if (wo != wn) { bad++; if (bad < 5) printf("side %d game %d move %d: old %d new %d\n", S, gi, t, wo, wn); break; }
             // groups must agree: same root relation for every pair of neighbours

@@ -35,7 +35,7 @@ impl Rollout for Position {
             record.note(c as usize, pos.to_move());
             pos.play_cell_unchecked(Cell(c));
         }
-        finish(&pos, ownership, moves)
+        finish(&pos, ownership, moves, Rings::Win)
     }
 
     fn engine_rollout(
@@ -52,8 +52,27 @@ impl Rollout for Position {
     }
 }
 
-/// Ownership map and result of a finished playout (both policies).
-pub(super) fn finish(pos: &Position, ownership: &mut [i8], moves: u32) -> PlayoutResult {
+/// What a ring that ends a playout scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Rings {
+    /// A win, as the rules say (the uniform fill, the kernels' reference).
+    Win,
+    /// A draw: the tactical playouts' rings are mostly loops of bridges
+    /// that restoring every intruded bridge keeps whole, which a real
+    /// opponent breaks with faster threats (docs/havannah-strength.md,
+    /// "Rings in the playouts"). Rings still end the playout, and the
+    /// tree, the priors and the playouts' win and block tests see them.
+    Draw,
+}
+
+/// Ownership map and result of a finished playout, a ring scored as
+/// `rings` says.
+pub(super) fn finish(
+    pos: &Position,
+    ownership: &mut [i8],
+    moves: u32,
+    rings: Rings,
+) -> PlayoutResult {
     for (i, own) in ownership.iter_mut().enumerate() {
         *own = match pos.color_at(Cell(i as u16)) {
             Some(Color::Black) if i < pos.num_cells() => 1,
@@ -62,6 +81,7 @@ pub(super) fn finish(pos: &Position, ownership: &mut [i8], moves: u32) -> Playou
         };
     }
     let winner = match pos.winner() {
+        Some(Outcome::Win(_)) if rings == Rings::Draw && pos.won_by_ring_alone() => None,
         Some(Outcome::Win(c)) => Some(c),
         _ => None,
     };

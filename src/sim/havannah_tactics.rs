@@ -20,6 +20,7 @@
 //! playout scans the whole board, because the tree moves above it are not
 //! known to the playout and a leaf's threats decide its value.
 
+use super::havannah_rollout::Rings;
 use super::{FastRng, PlayoutRecord, PlayoutResult, Prior, Verdict};
 use crate::game::havannah::{Cell, Move, Position, MAX_CELLS};
 use crate::game::Game;
@@ -119,7 +120,7 @@ fn policy_rollout<const BRIDGES: bool>(
         last[me.index()] = Some(Cell(c));
         none_next_to[me.index()] = false;
     }
-    super::havannah_rollout::finish(&pos, ownership, moves)
+    super::havannah_rollout::finish(&pos, ownership, moves, Rings::Draw)
 }
 
 /// Tree priors: a move that wins at once is a sure win; when the opponent
@@ -377,11 +378,44 @@ mod tests {
                 let (result, record) = playout(&start, seed);
                 let placed = record.first.iter().filter(|f| f.is_some()).count();
                 assert_eq!(placed as u32, result.moves);
-                if result.winner.is_none() {
-                    assert_eq!(placed, start.num_cells(), "a draw fills the board");
+                if result.winner.is_none() && placed < start.num_cells() {
+                    assert_eq!(result.score, 0.0, "a ring alone ends a playout drawn");
                 }
             }
         }
+    }
+
+    /// The first player's five stones around d4 on side 4 (no edge or
+    /// corner near): the sixth cell closes a ring and nothing else. With
+    /// that player to move the tactical playout takes it at once, and the
+    /// playout is a draw.
+    #[test]
+    fn a_ring_alone_ends_a_tactical_playout_drawn() {
+        let mut pos = Position::new(4).unwrap();
+        pos.set_swap_allowed(false);
+        let centre = at(&pos, "d4");
+        let ring: Vec<Cell> = pos.neighbours(centre).collect();
+        assert_eq!(ring.len(), 6);
+        let ringer = pos.to_move();
+        let far = ["a1", "a4", "d1", "g4", "g7"];
+        for (&c, name) in ring[..5].iter().zip(far) {
+            pos.play_cell_unchecked(c);
+            pos.play_cell_unchecked(at(&pos, name));
+        }
+        let closing = ring[5];
+        let mut won = pos.clone();
+        won.play_cell_unchecked(closing);
+        assert!(won.won_by_ring_alone());
+        for seed in 0..20 {
+            let (result, record) = playout(&pos, seed);
+            assert_eq!(result.moves, 1);
+            assert_eq!(record.first[closing.0 as usize], Some(ringer));
+            assert_eq!((result.winner, result.score), (None, 0.0));
+        }
+        // The uniform fill keeps the rules' result.
+        let mut owner = vec![0i8; pos.cell_space()];
+        let result = super::super::havannah_rollout::finish(&won, &mut owner, 1, Rings::Win);
+        assert_eq!(result.winner, Some(ringer));
     }
 
     #[test]

@@ -181,6 +181,13 @@ impl Position {
         kinds_to_list(self.win_kinds).first().copied()
     }
 
+    /// Whether the game was won by a ring and nothing else (a move that
+    /// closes a ring and makes a bridge or fork at once is not).
+    #[inline]
+    pub fn won_by_ring_alone(&self) -> bool {
+        self.win_kinds == RING
+    }
+
     /// All structures the winning move completed, in the order ring,
     /// bridge, fork (empty unless the game was won).
     pub fn win_kinds(&self) -> Vec<WinKind> {
