@@ -7,7 +7,7 @@ use super::tree::{PROVEN_LOSS, PROVEN_WIN};
 use super::*;
 use crate::game::Game;
 
-fn root_proofs<G: Game>(s: &Search<G>) -> Vec<(G::Move, i8)> {
+pub(super) fn root_proofs<G: Game>(s: &Search<G>) -> Vec<(G::Move, i8)> {
     let tree = &s.trees[0];
     let root = tree.root.unwrap();
     tree.node(root)
@@ -16,7 +16,7 @@ fn root_proofs<G: Game>(s: &Search<G>) -> Vec<(G::Move, i8)> {
         .collect()
 }
 
-fn no_early_stop() -> SearchConfig {
+pub(super) fn no_early_stop() -> SearchConfig {
     SearchConfig {
         early_stop: false,
         ..SearchConfig::default()

@@ -5,6 +5,7 @@
 
 use super::config::RESIGN_MIN_VISITS;
 use super::tests::{playouts, run, search};
+use super::tests_solver::{no_early_stop, root_proofs};
 use super::tree::{PROVEN_LOSS, PROVEN_WIN};
 use super::*;
 use crate::game::havannah::{Cell, Move, Position};
@@ -51,30 +52,14 @@ fn frames_left_open() -> Vec<(String, Position, Cell)> {
     out
 }
 
-fn root_children(s: &Search<Position>) -> Vec<(Move, i8)> {
-    let tree = &s.trees[0];
-    let root = tree.root.unwrap();
-    tree.node(root)
-        .children()
-        .map(|c| (tree.node(c).mv.unwrap(), tree.node(c).proof()))
-        .collect()
-}
-
-fn config() -> SearchConfig {
-    SearchConfig {
-        early_stop: false,
-        ..SearchConfig::default()
-    }
-}
-
 #[test]
 fn a_double_threat_left_open_is_proven_won_and_played() {
     let all = frames_left_open();
     assert_eq!(all.len(), 10);
     for (name, pos, frame) in all {
-        let mut s = search(config(), &pos);
+        let mut s = search(no_early_stop(), &pos);
         run(&mut s, playouts(300));
-        let proven: Vec<Move> = root_children(&s)
+        let proven: Vec<Move> = root_proofs(&s)
             .into_iter()
             .filter(|&(_, p)| p == PROVEN_WIN)
             .map(|(mv, _)| mv)
@@ -100,9 +85,9 @@ fn two_winning_cells_against_the_mover_prove_every_move_lost() {
             .map(Move::Play)
             .collect();
         assert!(blocks.len() >= 2, "{name}");
-        let mut s = search(config(), &pos);
+        let mut s = search(no_early_stop(), &pos);
         run(&mut s, playouts(RESIGN_MIN_VISITS));
-        let children = root_children(&s);
+        let children = root_proofs(&s);
         assert!(children.iter().all(|&(_, p)| p == PROVEN_LOSS), "{name}");
         let tree = &s.trees[0];
         assert_eq!(tree.node(tree.root.unwrap()).proof(), PROVEN_WIN, "{name}");
@@ -115,7 +100,7 @@ fn two_winning_cells_against_the_mover_prove_every_move_lost() {
         let mut s = search(
             SearchConfig {
                 resign_threshold: None,
-                ..config()
+                ..no_early_stop()
             },
             &pos,
         );
