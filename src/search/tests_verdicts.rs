@@ -11,28 +11,13 @@ use super::*;
 use crate::game::havannah::{Cell, Move, Position};
 use crate::game::Game;
 
-const POSITIONS: &str = include_str!("../../tests/data/havannah/double-threats.txt");
-
 /// Each check position (Warpstone to move, its opponent one frame cell
 /// from a double threat) after a move of Warpstone's that stops nothing:
 /// the first empty cell that is not a saving cell and gives Warpstone no
 /// winning cell of its own. Returns (name, position, frame cell).
 fn frames_left_open() -> Vec<(String, Position, Cell)> {
     let mut out = Vec::new();
-    for line in POSITIONS.lines() {
-        let fields: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
-        if fields.is_empty() {
-            continue;
-        }
-        let mut pos = Position::new(fields[1].parse().unwrap()).unwrap();
-        pos.set_swap_allowed(false);
-        for name in &fields[3..] {
-            pos.play(Move::Play(pos.parse_cell(name).unwrap())).unwrap();
-        }
-        let saving: Vec<Cell> = fields[2]
-            .split(',')
-            .map(|n| pos.parse_cell(n).unwrap())
-            .collect();
+    for (name, mut pos, saving) in crate::sim::havannah_frames::tests::positions() {
         let me = pos.to_move();
         let mut threats = Vec::new();
         pos.double_threats(me.opponent(), &mut threats);
@@ -47,7 +32,7 @@ fn frames_left_open() -> Vec<(String, Position, Cell)> {
             })
             .unwrap();
         pos.play_cell_unchecked(idle);
-        out.push((fields[0].to_string(), pos, frame));
+        out.push((name, pos, frame));
     }
     out
 }

@@ -67,7 +67,7 @@ fn saves(threats: &[DoubleThreat], mv: Move) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::game::havannah::Cell;
     use crate::game::Color;
@@ -75,7 +75,7 @@ mod tests {
     const POSITIONS: &str = include_str!("../../tests/data/havannah/double-threats.txt");
 
     /// The data file's positions: (name, position, saving cells).
-    fn positions() -> Vec<(String, Position, Vec<Cell>)> {
+    pub(crate) fn positions() -> Vec<(String, Position, Vec<Cell>)> {
         let mut out = Vec::new();
         for line in POSITIONS.lines() {
             let line = line.split('#').next().unwrap();
