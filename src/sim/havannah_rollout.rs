@@ -55,7 +55,7 @@ impl Rollout for Position {
 /// What a ring that ends a playout scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Rings {
-    /// A win, as the rules say (the uniform fill, the kernels' reference).
+    /// A win, as the rules say (the uniform fill, as the uniform kernels).
     Win,
     /// A draw: the tactical playouts' rings are mostly loops of bridges
     /// that restoring every intruded bridge keeps whole, which a real

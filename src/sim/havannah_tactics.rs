@@ -5,7 +5,8 @@
 //! (docs/havannah-strength.md), and the GPU kernels' (`kernels/havannah.cu`
 //! `hex_tactical_S` plays it move for move; the packed kernels with their
 //! own uniform pick). The uniform fill of `havannah_rollout` stays
-//! available.
+//! available. A tactical playout that ends in a ring alone scores as a
+//! draw (`havannah_rollout::Rings`).
 //!
 //! Published Havannah programs (Ewalds' Castro, Lorentz's Wanderer) gain
 //! most from two playout rules: play a cell that wins at once when there is
