@@ -3,14 +3,15 @@
 //!
 //! They are most of a widened tree's memory: an Amazons expansion at the
 //! 10x10 start leaves about 1,700 of its 2,176 moves waiting, and as
-//! `(move, Prior)` pairs (16 bytes each then; 20 with the verdict) they filled the tree's 1 GiB cap
-//! after about 37,700 expansions, a few seconds of the GPU engine on 16
-//! threads. Two things keep them small:
+//! `(move, Prior)` pairs (16 bytes each, 20 since `Prior` has a verdict)
+//! they filled the tree's 1 GiB cap after about 37,700 expansions, a few
+//! seconds of the GPU engine on 16 threads. Two things keep them small:
 //!
 //! - A list whose priors all share their virtual visits and bias, and
 //!   prove nothing (the Amazons' do: a fixed visit count and no bias),
 //!   keeps those once and each move with its wins alone, 8 bytes; any
-//!   other list keeps the pairs. Both forms give back exactly the priors they were made from.
+//!   other list keeps the pairs. Both forms give back exactly the priors
+//!   they were made from.
 //! - Below the root a node lists only its best
 //!   [`WAITING_LISTED`](super::config::WAITING_LISTED) waiting moves; the
 //!   others are dropped, remembered only as having been

@@ -163,16 +163,10 @@ pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
     if have_win {
         return;
     }
-    // No winning cell on either side: one move deeper, the double threats
-    // (`havannah_frames`). A local form (moves within two steps of the last
-    // move, 40 won playouts for making or taking a frame cell) changed
-    // nothing against Castro (docs/havannah-strength.md); these are found
-    // on the whole board and carry the weight of the facts above.
+    // The opponent's winning cells, in the same pass that marks every other
+    // move lost (one `wins_at` a move: a separate `winning_cell` scan first
+    // would test them twice when there is a threat).
     let them = me.opponent();
-    if pos.winning_cell(them).is_none() {
-        super::havannah_frames::frame_priors(pos, moves, TACTIC_PRIOR_VISITS, out);
-        return;
-    }
     let mut blocks = 0;
     for (mv, prior) in moves.iter().zip(out.iter_mut()) {
         if matches!(*mv, Move::Play(c) if pos.wins_at(c, them)) {
@@ -181,11 +175,24 @@ pub fn tactical_priors(pos: &Position, moves: &[Move], out: &mut Vec<Prior>) {
             *prior = lost;
         }
     }
-    if blocks > 1 {
+    match blocks {
+        // No winning cell on either side: one move deeper, the double
+        // threats (`havannah_frames`). A local form (moves within two steps
+        // of the last move, 40 won playouts for making or taking a frame
+        // cell) changed nothing against Castro (docs/havannah-strength.md);
+        // these are found on the whole board and carry the weight of the
+        // facts above.
+        0 => {
+            out.fill(Prior::default());
+            super::havannah_frames::frame_priors(pos, moves, TACTIC_PRIOR_VISITS, out);
+        }
+        1 => {}
         // One stone takes one cell; a win at the other is still there. The
         // blocks keep no prior, so that a lost root that plays on tries one.
-        for prior in out.iter_mut() {
-            prior.verdict = Verdict::Lost;
+        _ => {
+            for prior in out.iter_mut() {
+                prior.verdict = Verdict::Lost;
+            }
         }
     }
 }
