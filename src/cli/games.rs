@@ -148,7 +148,7 @@ pub const GAMES: &[Registered] = &[
                     .map_err(|e| e.to_string())
             },
             // 16 threads against Castro on 16, 1 s a move, side 8: the CPU
-            // engine won 47 of 57 (60 of 100 before rings were drawn in the
+            // engine won 83 of 100 (60 of 100 before rings were drawn in the
             // playouts), the GPU kernels engine 6 of 38 and the CPU search
             // with GPU-refined leaves 13 of 25 (twice), both before;
             // docs/havannah-sixteen-cores.md.
