@@ -12,6 +12,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from scriptload import load_script  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from matchreport import hgf_cell  # noqa: E402
+
 losses = load_script("havannah-losses")
 
 SIDE = 8
@@ -19,9 +23,7 @@ SIDE = 8
 
 def lg(cell):
     """(row, diagonal) → LittleGolem's name, as scripts/match writes records."""
-    row, diagonal = cell
-    number = diagonal + 1 - (row - SIDE + 1 if row >= SIDE else 0)
-    return f"{chr(ord('A') + row)}{number}"
+    return hgf_cell(losses.cell_name(cell), SIDE)
 
 
 def around(centre):
