@@ -106,6 +106,13 @@ class HavannahLossesTest(unittest.TestCase):
         self.write("neither.hgf", "(;FF[4]SZ[8]PW[A]PB[B]RE[W+]\n;W[H8])")
         code, _, err = run("--player", "Warpstone", os.path.join(self.dir, "neither.hgf"))
         self.assertEqual(code, 2)
+        self.write("huge.hgf", "(;FF[4]SZ[999999999999]PW[Castro]PB[Warpstone]RE[W+]\n;W[A1])")
+        code, _, err = run("--player", "Warpstone", os.path.join(self.dir, "huge.hgf"))
+        self.assertEqual(code, 2)
+        self.assertIn("side", err)
+        code, _, err = run("--player", "Warpstone", "/dev/zero")  # endless
+        self.assertEqual(code, 2)
+        self.assertIn("longer than", err)
 
 
 if __name__ == "__main__":
