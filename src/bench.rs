@@ -164,6 +164,7 @@ fn search_bench<G: Rollout>(game: &str, pos: &G, options: &BenchOptions) -> Resu
     let limits = Limits {
         playouts: None,
         time: Some(crate::search::time::clock_duration(options.seconds)),
+        whole_time: false,
     };
     let cpu_before = process_cpu_seconds();
     let info = search.run(&limits, &AtomicBool::new(false), None);

@@ -124,6 +124,7 @@ pub fn run(options: &BenchOptions) -> Result<(), String> {
         let limits = Limits {
             playouts: None,
             time: Some(crate::search::time::clock_duration(options.seconds)),
+            whole_time: false,
         };
         let cpu_before = crate::bench::process_cpu_seconds();
         let info = search.run(&limits, &AtomicBool::new(false), None);

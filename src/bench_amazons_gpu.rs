@@ -243,6 +243,7 @@ fn search_line(
     let limits = Limits {
         playouts: None,
         time: Some(crate::search::time::clock_duration(options.seconds)),
+        whole_time: false,
     };
     let info = search.run(&limits, &AtomicBool::new(false), None);
     let secs = info.elapsed.as_secs_f64().max(1e-9);
@@ -337,6 +338,7 @@ mod tests {
         let limits = Limits {
             playouts: Some(400),
             time: None,
+            whole_time: false,
         };
         let info = search.run(&limits, &AtomicBool::new(false), None);
         let expansions = timed.expansions.load(Ordering::Relaxed) - 1;
@@ -374,6 +376,7 @@ mod tests {
             let limits = Limits {
                 playouts: Some(3000),
                 time: None,
+                whole_time: false,
             };
             let info = search.run(&limits, &AtomicBool::new(false), None);
             let mv = info.candidates.first().expect("a move").mv;

@@ -41,6 +41,7 @@ fn chosen_move<G: warpstone::sim::Rollout>(pos: &G, seed: u64) -> Option<Decisio
     let limits = Limits {
         playouts: Some(64),
         time: None,
+        whole_time: false,
     };
     search.run(&limits, &AtomicBool::new(false), None);
     search.decide()

@@ -119,6 +119,7 @@ pub fn run<G: KernelPosition + Rollout>(
     let limits = Limits {
         playouts: None,
         time: Some(crate::search::time::clock_duration(opts.seconds)),
+        whole_time: false,
     };
     let info = search.run(&limits, &AtomicBool::new(false), None);
     let secs = info.elapsed.as_secs_f64().max(1e-9);

@@ -78,7 +78,9 @@ pub struct Cli {
     pub playouts: Option<u64>,
 
     /// Thinking time per move in seconds (the controller's clock may allow
-    /// less). Default without any limit: 5 s.
+    /// less). Each move thinks all of it: once its move is settled the
+    /// search goes on under that move for the next one. Default without
+    /// any limit: 5 s, cut short once the move is settled.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_per_move: Option<Duration>,
 

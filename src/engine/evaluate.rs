@@ -322,6 +322,7 @@ mod tests {
         let few = Limits {
             playouts: Some(20),
             time: None,
+            whole_time: false,
         };
         let rated = rate_leaves_within(&sim, &c.leaves, Color::Black, &few, 256, 1, &stop);
         assert_eq!(rated.playouts, 81);
@@ -330,6 +331,7 @@ mod tests {
         let ten = Limits {
             playouts: Some(810),
             time: None,
+            whole_time: false,
         };
         let rated = rate_leaves_within(&sim, &c.leaves, Color::Black, &ten, 256, 1, &stop);
         assert_eq!(rated.playouts, 810);

@@ -327,7 +327,7 @@ impl AmazonsSession {
 /// The limits of one move: `--playouts`, `--time-per-move` and the
 /// controller's clock.
 fn limits(game: &GameSession<Position>, color: Color) -> crate::search::Limits {
-    game.limits([game.clock_budget(color)], None)
+    game.limits(game.clock_budget(color), None, None)
 }
 
 impl Session for AmazonsSession {

@@ -471,7 +471,7 @@ fn search_limits(mut limits: crate::search::Limits, spent: Duration) -> crate::s
 /// The limits of one move: `--playouts`, `--time-per-move` and the
 /// controller's clock.
 fn limits(game: &GameSession<Position>, color: Color) -> crate::search::Limits {
-    game.limits([game.clock_budget(color)], None)
+    game.limits(game.clock_budget(color), None, None)
 }
 
 impl Session for Connect4Session {
@@ -532,6 +532,7 @@ mod tests {
         let timed = crate::search::Limits {
             playouts: None,
             time: Some(Duration::from_millis(1000)),
+            whole_time: false,
         };
         let left = search_limits(timed, Duration::from_millis(750));
         assert_eq!(left.time, Some(Duration::from_millis(250)));
@@ -540,6 +541,7 @@ mod tests {
         let fixed = crate::search::Limits {
             playouts: Some(5000),
             time: None,
+            whole_time: false,
         };
         assert_eq!(search_limits(fixed, Duration::from_secs(3)), fixed);
     }

@@ -231,7 +231,7 @@ fn limits(
         }
         None => game.clock_budget(color),
     };
-    game.limits([fixed, clock], castro.and_then(|c| c.max_sims))
+    game.limits(clock, fixed, castro.and_then(|c| c.max_sims))
 }
 
 impl Session for HavannahSession {

@@ -127,18 +127,23 @@ impl<G: SessionGame> GameSession<G> {
     }
 
     /// The limits of one move: `--playouts` (capped by `max_playouts`),
-    /// and the tightest of `times` and `--time-per-move`; with no limit at
-    /// all, the default time.
+    /// and the tightest of the controller's `clock`, the command's `fixed`
+    /// seconds and `--time-per-move`; with no limit at all, the default
+    /// time. When a fixed allowance is the tightest, the move uses all of
+    /// it ([`Limits::whole_time`]): a clock keeps what an early stop saves,
+    /// a fixed allowance loses it.
     pub fn limits(
         &self,
-        times: impl IntoIterator<Item = Option<Duration>>,
+        clock: Option<Duration>,
+        fixed: Option<Duration>,
         max_playouts: Option<u64>,
     ) -> Limits {
-        let time = times
-            .into_iter()
-            .chain([self.options.time_per_move])
-            .flatten()
-            .min();
+        let fixed = fixed.into_iter().chain(self.options.time_per_move).min();
+        let whole_time = match (fixed, clock) {
+            (Some(f), Some(c)) => f <= c,
+            (f, _) => f.is_some(),
+        };
+        let time = fixed.into_iter().chain(clock).min();
         let playouts = match (self.options.playouts, max_playouts) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -147,7 +152,11 @@ impl<G: SessionGame> GameSession<G> {
             (None, None) => Some(crate::engine::options::DEFAULT_TIME_PER_MOVE),
             (_, t) => t,
         };
-        Limits { playouts, time }
+        Limits {
+            playouts,
+            time,
+            whole_time,
+        }
     }
 
     /// Searches `pos` for `color` within `limits` and books the time on
@@ -298,5 +307,41 @@ impl<G: SessionGame> GameSession<G> {
         let sim = self.thinker.simulator().as_ref();
         let own = evaluate::ownership(sim, &self.pos, OWNERSHIP_PLAYOUTS, ANALYSIS_SEED);
         Reply::ok(self.pos.dboard(&|c| own[c]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::havannah::Position;
+
+    fn session(time_per_move: Option<Duration>) -> GameSession<Position> {
+        let options = EngineOptions {
+            time_per_move,
+            ..EngineOptions::default()
+        };
+        let pos = Position::new(4).expect("side 4");
+        GameSession::new(options, pos, Arc::new(crate::sim::cpu::CpuSimulator::new()))
+    }
+
+    #[test]
+    fn a_fixed_allowance_is_thought_whole_and_a_clock_is_saved() {
+        let second = Duration::from_secs(1);
+        let fixed = session(Some(second)).limits(None, None, None);
+        assert_eq!((fixed.time, fixed.whole_time), (Some(second), true));
+
+        // A tighter clock decides, and an early stop saves its time.
+        let half = Duration::from_millis(500);
+        let clocked = session(Some(second)).limits(Some(half), None, None);
+        assert_eq!((clocked.time, clocked.whole_time), (Some(half), false));
+        let roomy = session(Some(second)).limits(Some(2 * second), None, None);
+        assert_eq!((roomy.time, roomy.whole_time), (Some(second), true));
+
+        // A command's own seconds are fixed; no limit at all is the default
+        // time, cut short once the move is settled.
+        let asked = session(None).limits(Some(2 * second), Some(half), None);
+        assert_eq!((asked.time, asked.whole_time), (Some(half), true));
+        let default = session(None).limits(None, None, None);
+        assert!(default.time.is_some() && !default.whole_time);
     }
 }

@@ -322,4 +322,11 @@ pub struct Limits {
     pub playouts: Option<u64>,
     /// Wall-clock time for this run.
     pub time: Option<Duration>,
+    /// `time` is a fixed allowance for this one move (`--time-per-move`, a
+    /// genmove's own seconds), not a share of a clock: stopping early
+    /// saves nothing for later moves, so the early stop only counts the
+    /// playout limit and the search thinks on to the deadline. The move it
+    /// settled stays most visited, and the extra playouts grow the subtree
+    /// that tree reuse keeps for the next move.
+    pub whole_time: bool,
 }

@@ -21,6 +21,7 @@ pub(super) fn playouts(n: u64) -> Limits {
     Limits {
         playouts: Some(n),
         time: None,
+        whole_time: false,
     }
 }
 

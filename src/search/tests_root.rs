@@ -100,6 +100,39 @@ fn early_stop_counts_every_tree() {
 }
 
 #[test]
+fn a_whole_time_allowance_thinks_past_the_settled_move() {
+    // Heap 5 again: the move settles early. Under a clock's share of time
+    // the run stops then; under a fixed allowance it thinks on to the
+    // deadline (for the subtree tree reuse keeps) and plays the same move.
+    let config = SearchConfig {
+        early_stop: true,
+        ..trees(2, 2)
+    };
+    let clock = Limits {
+        time: Some(Duration::from_secs(2)),
+        ..Limits::default()
+    };
+    let mut s = search(config.clone(), &Nim::new(5));
+    let info = s.run(&clock, &AtomicBool::new(false), None);
+    assert!(info.elapsed < Duration::from_secs(2), "{:?}", info.elapsed);
+    assert_eq!(s.decide(), Some(Decision::Play(1)));
+
+    let fixed = Limits {
+        time: Some(Duration::from_millis(300)),
+        whole_time: true,
+        ..Limits::default()
+    };
+    let mut s = search(config, &Nim::new(5));
+    let info = s.run(&fixed, &AtomicBool::new(false), None);
+    assert!(
+        info.elapsed >= Duration::from_millis(300),
+        "{:?}",
+        info.elapsed
+    );
+    assert_eq!(s.decide(), Some(Decision::Play(1)));
+}
+
+#[test]
 fn top_two_sums_moves_over_lists_in_any_order() {
     let a = vec![(1u8, 10), (2, 5), (3, 1)];
     let b = vec![(3u8, 20), (1, 4)];
@@ -178,6 +211,7 @@ fn timed(ms: u64) -> Limits {
     Limits {
         playouts: None,
         time: Some(Duration::from_millis(ms)),
+        whole_time: false,
     }
 }
 

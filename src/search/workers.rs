@@ -456,7 +456,7 @@ impl<G: Game> Shared<'_, G> {
         if let Some(limit) = self.limits.playouts {
             left = left.min(limit.saturating_sub(done));
         }
-        if let Some(deadline) = self.deadline {
+        if let Some(deadline) = self.deadline.filter(|_| !self.limits.whole_time) {
             let elapsed = self.start.elapsed();
             if elapsed < EARLY_STOP_MIN_ELAPSED {
                 return;

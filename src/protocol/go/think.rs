@@ -28,7 +28,7 @@ impl GoSession {
     /// count if one was given, and the tightest of `--time-per-move` and
     /// the controller's clock; with neither, the default time.
     pub(super) fn limits(&self, color: Color) -> Limits {
-        self.game.limits([self.clock_budget(color)], None)
+        self.game.limits(self.clock_budget(color), None, None)
     }
 
     pub(super) async fn genmove(
