@@ -14,6 +14,13 @@ use std::time::Duration;
 /// small boards and still avoids expanding one-off leaves.
 pub const EXPAND_AFTER_VISITS: u64 = 2;
 
+/// A move the solver found winning at one node (`super::killers`) gets
+/// this many visits first at every other node of the same depth, before
+/// the urgencies choose: enough to expand the reply's subtree a few levels
+/// and let the solver prove it there too, little against a whole move.
+/// 0: killers off.
+pub const KILLER_VISITS: u64 = 64;
+
 /// RAVE equivalence: the number of visits at which a node's own statistics
 /// and its AMAF statistics weigh the same (michi's RAVE_EQUIV; Gelly & Silver
 /// b² = 1 / RAVE_EQUIV). β = n_amaf / (n_amaf + n + n·n_amaf / RAVE_EQUIV).
@@ -207,6 +214,8 @@ pub struct SearchConfig {
     pub resign_min_visits: u64,
     /// See [`EXPAND_AFTER_VISITS`].
     pub expand_after_visits: u64,
+    /// See [`KILLER_VISITS`].
+    pub killer_visits: u64,
     /// See [`RAVE_EQUIV`]; 0 disables RAVE.
     pub rave_equiv: f64,
     /// See [`EXPLORATION`]. `None`: the root position's game says
@@ -302,6 +311,7 @@ impl Default for SearchConfig {
             resign_threshold: Some(0.1),
             resign_min_visits: RESIGN_MIN_VISITS,
             expand_after_visits: EXPAND_AFTER_VISITS,
+            killer_visits: KILLER_VISITS,
             rave_equiv: RAVE_EQUIV,
             exploration: None,
             first_play_urgency: FIRST_PLAY_URGENCY,

@@ -4,7 +4,8 @@
 //! Read it like michi: `uct` holds the algorithm (descend, expand, update
 //! with AMAF), `tree` the arena it runs on, `search` the threads and
 //! limits around it, `workers` what each search thread does in a run
-//! (`amaf_share`: what threads that share a tree keep back a while),
+//! (`amaf_share`: what threads that share a tree keep back a while;
+//! `killers`: the solver's refutations, tried first at their depth),
 //! `root` how several trees are merged, `info` what is reported,
 //! [`time`] how long to think.
 //! Every tuning constant is in [`config`].
@@ -19,6 +20,7 @@ mod arena;
 pub mod config;
 mod expand;
 mod info;
+mod killers;
 mod noise;
 mod root;
 #[allow(clippy::module_inception)]
@@ -46,6 +48,8 @@ mod tests_exploration;
 mod tests_gathered;
 #[cfg(test)]
 mod tests_go;
+#[cfg(test)]
+mod tests_killers;
 #[cfg(test)]
 mod tests_leaf_values;
 #[cfg(test)]

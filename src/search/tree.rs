@@ -412,6 +412,8 @@ pub(super) struct Tree<M> {
     /// a holder attaches a node's first children with waiting moves or
     /// replaces a run.
     pub lazy: Mutex<Lazy<M>>,
+    /// The solver's refutations by depth (`super::killers`).
+    pub killers: super::killers::Killers,
 }
 
 /// [`Tree::lazy`].
@@ -454,6 +456,7 @@ impl<M: Copy> Tree<M> {
             memory_capped: AtomicBool::new(root.is_none()),
             totals: Mutex::default(),
             lazy: Mutex::default(),
+            killers: Default::default(),
         }
     }
 

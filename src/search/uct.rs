@@ -142,11 +142,19 @@ pub(super) fn urgency<M>(child: &Node<M>, ln_parent: f64, cfg: &SearchConfig) ->
 /// The child with the highest urgency; the first one wins ties, so the
 /// choice is deterministic. MCTS-solver: a proven win is taken at once and
 /// proven losses only when every child is one.
-pub(super) fn select_child<M>(tree: &Tree<M>, parent: NodeId, cfg: &SearchConfig) -> NodeId
+/// A child whose move is `killer` (a dense AMAF index, `super::killers`)
+/// comes first while it has fewer than `cfg.killer_visits` visits.
+pub(super) fn select_child<M>(
+    tree: &Tree<M>,
+    parent: NodeId,
+    cfg: &SearchConfig,
+    killer: Option<u32>,
+) -> NodeId
 where
     M: Copy,
 {
-    select_child_where(tree, parent, cfg, |_| true).unwrap_or(tree.node(parent).first_child())
+    select_child_where(tree, parent, cfg, killer, |_| true)
+        .unwrap_or(tree.node(parent).first_child())
 }
 
 /// [`select_child`] among the children whose move `allowed` accepts;
@@ -155,11 +163,14 @@ fn select_child_where<M>(
     tree: &Tree<M>,
     parent: NodeId,
     cfg: &SearchConfig,
+    killer: Option<u32>,
     allowed: impl Fn(M) -> bool,
 ) -> Option<NodeId>
 where
     M: Copy,
 {
+    let killer = killer.filter(|_| cfg.killer_visits > 0);
+    let mut killer_child = None;
     let p = tree.node(parent);
     let parent_visits = p.visits.get() as f64 + p.virtual_loss() as f64;
     let ln_parent = parent_visits.max(1.0).ln();
@@ -179,11 +190,19 @@ where
             }
             _ => {}
         }
+        if killer == Some(child.amaf_index)
+            && child.visits.get() + (child.virtual_loss() as u64) < cfg.killer_visits
+        {
+            killer_child = Some(id);
+        }
         let value = urgency(child, ln_parent, cfg);
         if best.is_none() || value > best_value {
             best = Some(id);
             best_value = value;
         }
+    }
+    if killer_child.is_some() {
+        return killer_child;
     }
     if best.is_some() || !any_lost {
         return best;
@@ -375,9 +394,12 @@ pub(super) fn descend<G: Game>(
         // must go on somewhere.
         let depth = path.nodes.len() - 1;
         let mover = pos.to_move();
+        let killer = tree.killers.at(depth);
         let child = filter
-            .and_then(|forbids| select_child_where(tree, id, cfg, |mv| !forbids(depth, mover, mv)))
-            .unwrap_or_else(|| select_child(tree, id, cfg));
+            .and_then(|forbids| {
+                select_child_where(tree, id, cfg, killer, |mv| !forbids(depth, mover, mv))
+            })
+            .unwrap_or_else(|| select_child(tree, id, cfg, killer));
         if let Some(mv) = tree.node(child).mv {
             pos.play_unchecked(mv);
         }
@@ -451,7 +473,15 @@ pub(super) fn update_sharing<G: Game>(
         }
 
         if proven_below && depth + 1 < path.nodes.len() {
+            let was_open = tree.node(id).proof() == 0;
             proven_below = settle_proof(tree, id);
+            // Every reply lost: the move into this node wins, found by
+            // search (a rules' verdict is proven from the start).
+            if was_open && depth > 0 && tree.node(id).proof() == PROVEN_WIN {
+                if let Some(i) = amaf_index(tree.node(id)) {
+                    tree.killers.note(depth - 1, i as u32);
+                }
+            }
         }
         let mover = path.mover(depth);
         let node = tree.node(id);
