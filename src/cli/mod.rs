@@ -79,8 +79,8 @@ pub struct Cli {
 
     /// Thinking time per move in seconds (the controller's clock may allow
     /// less). Each move thinks all of it: once its move is settled the
-    /// search goes on under that move for the next one. Default without
-    /// any limit: 5 s, cut short once the move is settled.
+    /// search goes on, growing the tree kept for the next move. Default
+    /// without any limit: 5 s, cut short once the move is settled.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_per_move: Option<Duration>,
 
